@@ -1,0 +1,34 @@
+//! `pegflip batch`: judge-format input to judge-format output, byte for byte.
+
+use std::io::Write;
+
+use clap::Parser;
+
+/// Answer every board of a judge-format input, one line each.
+#[derive(Parser)]
+#[command(after_help = "\
+Example:
+  pegflip batch puzzles/flip4x4.toml < tests/data/flip4x4-seed004.in
+
+The input format is the puzzle's [batch] section: boards one after another
+(header = \"none\") or a count first (header = \"count\"). Any whitespace
+separates rows. Surplus empty cells past the end of a row are dropped with a
+warning on stderr; a surplus piece is an error.")]
+pub struct Args {
+    /// The puzzle file.
+    puzzle: String,
+    /// The input file; standard input when absent or `-`.
+    input: Option<String>,
+}
+
+pub fn run(args: &Args) -> anyhow::Result<u8> {
+    let puzzle = pegflip::Puzzle::from_file(&args.puzzle)?;
+    let program = puzzle.compile();
+    let (input, name) = crate::read_input(args.input.as_deref())?;
+    let out = pegflip::batch(&puzzle, &program, &input, &name, &Default::default())?;
+    crate::warn(&out.warnings);
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(&out.text)?;
+    stdout.flush()?;
+    Ok(crate::OK)
+}

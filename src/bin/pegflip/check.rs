@@ -1,0 +1,60 @@
+//! `pegflip check`: validate a puzzle file and summarise what it compiles to.
+
+use std::io::Write;
+
+use clap::Parser;
+use pegflip::{Goal, MoveKind};
+
+/// Validate a puzzle file; print its cells, moves, goal and solver.
+#[derive(Parser)]
+#[command(after_help = "\
+Example:
+  pegflip check puzzles/flip4x4.toml")]
+pub struct Args {
+    /// The puzzle file.
+    puzzle: String,
+}
+
+pub fn run(args: &Args) -> anyhow::Result<u8> {
+    let puzzle = pegflip::Puzzle::from_file(&args.puzzle)?;
+    let program = puzzle.compile();
+    let board = &puzzle.board;
+    let count = |kind| program.moves().iter().filter(|m| m.kind == kind).count();
+    let (toggles, jumps) = (count(MoveKind::Toggle), count(MoveKind::Jump));
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}: ok", args.puzzle)?;
+    writeln!(out, "name:   {}", puzzle.name)?;
+    let shape = if board.is_rectangular() { "" } else { ", shaped" };
+    let wrap = if board.wraps() { ", wrapping" } else { "" };
+    writeln!(
+        out,
+        "cells:  {} ({} x {} grid{shape}{wrap})",
+        board.cells(),
+        board.rows(),
+        board.cols()
+    )?;
+    writeln!(out, "moves:  {} ({toggles} toggles, {jumps} jumps)", program.moves().len())?;
+    let goal = match program.goal() {
+        Goal::FewestPieces => "fewest pieces".to_string(),
+        Goal::Targets(t) => format!("{} target(s)", t.len()),
+    };
+    writeln!(out, "goal:   {goal}")?;
+    let linear = if program.is_linear() { "yes" } else { "no (guarded moves)" };
+    writeln!(out, "linear: {linear}")?;
+    writeln!(out, "solver: {}", solver_summary(program.cells()))?;
+    if let Some(start) = &puzzle.start {
+        writeln!(out, "start:  {}", puzzle.board_text(start))?;
+    }
+    Ok(crate::OK)
+}
+
+fn solver_summary(cells: usize) -> String {
+    use pegflip::solve::{search::MAX_SEARCH_CELLS, table::MAX_TABLE_CELLS};
+    if cells > MAX_SEARCH_CELLS {
+        format!("none: search handles at most {MAX_SEARCH_CELLS} cells")
+    } else if cells <= MAX_TABLE_CELLS {
+        format!("bfs; batch answers from a table of 2^{cells} states")
+    } else {
+        "bfs, one search per board".to_string()
+    }
+}

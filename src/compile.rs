@@ -1,0 +1,75 @@
+//! Compiles a validated puzzle into a [`Program`]: move rules read off the board graph as masks.
+
+use crate::bits::Bits;
+use crate::board::{Board, CellId, Dir};
+use crate::program::{Goal, Move, MoveKind, Program};
+use crate::puzzle::{GoalRule, MoveRule, Puzzle};
+
+/// Compiles `puzzle`. Toggles become unguarded masks (on a small torus, an
+/// offset that lands on a cell already in the neighbourhood adds nothing: a
+/// neighbourhood is a set). Jumps follow two graph edges with the same
+/// direction label, from A over B into C, and need three distinct cells.
+pub fn compile(puzzle: &Puzzle) -> Program {
+    let board = &puzzle.board;
+    let n = board.cells();
+    let mut moves = Vec::new();
+    for rule in &puzzle.rules {
+        match rule {
+            MoveRule::Toggle(offsets) => {
+                for cell in (0..n).map(CellId) {
+                    moves.push(toggle(board, cell, offsets));
+                }
+            }
+            MoveRule::Jump(dirs) => {
+                for cell in (0..n).map(CellId) {
+                    moves.extend(dirs.iter().filter_map(|&d| jump(board, cell, d)));
+                }
+            }
+        }
+    }
+    let goal = match &puzzle.goal {
+        GoalRule::Targets(targets) => Goal::Targets(targets.iter().map(|t| t.1.clone()).collect()),
+        GoalRule::FewestPieces => Goal::FewestPieces,
+    };
+    Program::new(n, moves, goal)
+}
+
+fn toggle(board: &Board, cell: CellId, offsets: &[Dir]) -> Move {
+    let n = board.cells();
+    let mut flip = Bits::zeros(n);
+    for &d in offsets {
+        if let Some(target) = board.offset(cell, d) {
+            flip.set(target.0, true);
+        }
+    }
+    Move {
+        kind: MoveKind::Toggle,
+        cells: vec![cell],
+        need_on: Bits::zeros(n),
+        need_off: Bits::zeros(n),
+        flip,
+    }
+}
+
+fn jump(board: &Board, from: CellId, dir: Dir) -> Option<Move> {
+    let over = board.neighbour(from, dir)?;
+    let to = board.neighbour(over, dir)?;
+    if to == from {
+        return None;
+    }
+    let n = board.cells();
+    let mask = |cells: &[CellId]| {
+        let mut bits = Bits::zeros(n);
+        for c in cells {
+            bits.set(c.0, true);
+        }
+        bits
+    };
+    Some(Move {
+        kind: MoveKind::Jump,
+        cells: vec![from, over, to],
+        need_on: mask(&[from, over]),
+        need_off: mask(&[to]),
+        flip: mask(&[from, over, to]),
+    })
+}

@@ -1,0 +1,153 @@
+//! Typed errors, and diagnostics that point at a file, line and column.
+
+use std::fmt;
+
+/// How serious a [`Diagnostic`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    /// The input was rejected.
+    Error,
+    /// The input was accepted, but something in it was dropped or guessed.
+    Warning,
+}
+
+/// A message about one place in a text: `FILE:LINE:COL: error: MESSAGE`,
+/// then the offending line, then a caret under the spot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// The file name as the user gave it (`<stdin>` for standard input).
+    pub file: String,
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based column, counted in characters.
+    pub col: usize,
+    /// The text of the offending line, without its line ending.
+    pub text: String,
+    /// A short lowercase message.
+    pub message: String,
+}
+
+impl Diagnostic {
+    /// An error at byte `offset` of `source` (clamped to the source's length).
+    pub fn error(file: &str, source: &str, offset: usize, message: impl Into<String>) -> Self {
+        Self::at(Severity::Error, file, source, offset, message.into())
+    }
+
+    /// A warning at byte `offset` of `source`.
+    pub fn warning(file: &str, source: &str, offset: usize, message: impl Into<String>) -> Self {
+        Self::at(Severity::Warning, file, source, offset, message.into())
+    }
+
+    fn at(severity: Severity, file: &str, source: &str, offset: usize, message: String) -> Self {
+        let mut offset = offset.min(source.len());
+        while !source.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line_start = source[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = source[offset..]
+            .find('\n')
+            .map_or(source.len(), |i| offset + i);
+        let text = source[line_start..line_end].trim_end_matches('\r');
+        Diagnostic {
+            severity,
+            file: file.to_string(),
+            line: source[..line_start].matches('\n').count() + 1,
+            col: source[line_start..offset].chars().count() + 1,
+            text: text.to_string(),
+            message,
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        writeln!(
+            f,
+            "{}:{}:{}: {kind}: {}",
+            self.file, self.line, self.col, self.message
+        )?;
+        writeln!(f, "{}", self.text)?;
+        // Keep tabs so that the caret lines up under tab-indented text.
+        let pad: String = self
+            .text
+            .chars()
+            .take(self.col - 1)
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
+        write!(f, "{pad}^")
+    }
+}
+
+/// Everything that can go wrong in pegflip's library.
+///
+/// "No solution exists" is not an error: it is
+/// [`Outcome::Unsolvable`](crate::Outcome::Unsolvable).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Bad input at a known place: a puzzle file, a board, batch input.
+    #[error("{0}")]
+    Input(Box<Diagnostic>),
+    /// A file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The path as given.
+        path: String,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// A named limit was exceeded; the message says what would be needed.
+    #[error("{what} is {value}, past the limit {name} = {limit}; {hint}")]
+    Limit {
+        /// What was measured, in words.
+        what: String,
+        /// The setting's name.
+        name: &'static str,
+        /// The value found.
+        value: u128,
+        /// The setting's value.
+        limit: u128,
+        /// What would be needed instead.
+        hint: String,
+    },
+    /// A request that does not fit the puzzle (no start position, say).
+    #[error("{0}")]
+    Usage(String),
+    /// The engine produced an answer that failed its own check. A bug.
+    #[error("internal error: {0}; please report this puzzle and board")]
+    Internal(String),
+}
+
+impl Error {
+    /// An [`Error::Input`] at byte `offset` of `source`.
+    pub fn input(file: &str, source: &str, offset: usize, message: impl Into<String>) -> Error {
+        Error::Input(Box::new(Diagnostic::error(file, source, offset, message)))
+    }
+}
+
+/// The library's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diagnostic_points_at_line_and_column() {
+        let src = "a = 1\nbb = x\n";
+        let d = Diagnostic::error("f.toml", src, 11, "bad value");
+        assert_eq!((d.line, d.col), (2, 6));
+        assert_eq!(d.to_string(), "f.toml:2:6: error: bad value\nbb = x\n     ^");
+    }
+
+    #[test]
+    fn diagnostic_at_end_of_input_is_on_last_line() {
+        let d = Diagnostic::error("in", "ab\n", 3, "missing");
+        assert_eq!((d.line, d.col, d.text.as_str()), (2, 1, ""));
+    }
+}

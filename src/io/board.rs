@@ -1,0 +1,254 @@
+//! Board text: rows of symbols, joined by `/` on one line or one row per line.
+
+use crate::board::Board;
+use crate::error::{Diagnostic, Error, Result};
+use crate::symbols::{Sym, Symbols};
+
+/// A problem found in one row, at a byte offset within the row's text.
+#[derive(Debug)]
+pub(crate) struct RowIssue {
+    pub at: usize,
+    pub message: String,
+}
+
+/// Reads row `row` of the bounding grid from `text`, calling `set(cell)` for
+/// every set cell. Returns a warning when surplus empty cells past the end of
+/// the row were dropped; a surplus piece, a short row, a foreign character, or
+/// a cell where the shape has none (or the reverse) is an error.
+#[inline]
+pub(crate) fn read_row(
+    text: &str,
+    row: usize,
+    board: &Board,
+    symbols: &Symbols,
+    mut set: impl FnMut(usize),
+) -> Result<Option<RowIssue>, RowIssue> {
+    let cols = board.cols();
+    let mut col = 0;
+    let mut surplus_at = None;
+    for (at, ch) in text.char_indices() {
+        let Some(sym) = symbols.classify(ch) else {
+            return Err(RowIssue {
+                at,
+                message: format!(
+                    "unexpected character '{}': expected {}",
+                    ch.escape_debug(),
+                    symbols.describe(!board.is_rectangular())
+                ),
+            });
+        };
+        if col >= cols {
+            if sym == Sym::On {
+                return Err(RowIssue {
+                    at,
+                    message: format!(
+                        "surplus piece past the end of the row: the board has {cols} columns"
+                    ),
+                });
+            }
+            surplus_at.get_or_insert(at);
+        } else {
+            match (board.cell_at(row, col), sym) {
+                (Some(cell), Sym::On) => set(cell.0),
+                (Some(_), Sym::Off) | (None, Sym::Gap) => {}
+                (Some(_), Sym::Gap) => {
+                    return Err(RowIssue {
+                        at,
+                        message: format!(
+                            "'{ch}' marks no cell, but [{row}, {col}] is a cell of the board"
+                        ),
+                    });
+                }
+                (None, _) => {
+                    return Err(RowIssue {
+                        at,
+                        message: format!(
+                            "[{row}, {col}] is not a cell of the board: write '{}' there",
+                            symbols.gap()
+                        ),
+                    });
+                }
+            }
+        }
+        col += 1;
+    }
+    if col < cols {
+        return Err(RowIssue {
+            at: text.len(),
+            message: format!("row {row} has {col} cells, expected {cols}"),
+        });
+    }
+    Ok(surplus_at.map(|at| RowIssue {
+        at,
+        message: format!(
+            "dropped {} surplus empty cells past the end of the row (the board has {cols} columns)",
+            col - cols
+        ),
+    }))
+}
+
+/// A board read from text, with any warnings about what was dropped.
+#[derive(Debug)]
+pub struct ReadBoard {
+    /// The cells that are set.
+    pub state: crate::Bits,
+    /// What was accepted but dropped on the way.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Reads board text whose rows are `rows`: each a `(byte offset, text)` pair
+/// within `source`, so that errors can point into the file they came from.
+pub(crate) fn read_rows<'a>(
+    rows: impl IntoIterator<Item = (usize, &'a str)>,
+    end: usize,
+    board: &Board,
+    symbols: &Symbols,
+    file: &str,
+    source: &str,
+) -> Result<ReadBoard> {
+    let mut state = crate::Bits::zeros(board.cells());
+    let mut warnings = Vec::new();
+    let mut count = 0;
+    for (offset, text) in rows {
+        if count == board.rows() {
+            return Err(Error::input(
+                file,
+                source,
+                offset,
+                format!("too many rows: the board has {}", board.rows()),
+            ));
+        }
+        match read_row(text, count, board, symbols, |cell| state.set(cell, true)) {
+            Ok(None) => {}
+            Ok(Some(w)) => warnings.push(Diagnostic::warning(
+                file,
+                source,
+                offset + w.at,
+                w.message,
+            )),
+            Err(e) => return Err(Error::input(file, source, offset + e.at, e.message)),
+        }
+        count += 1;
+    }
+    if count < board.rows() {
+        return Err(Error::input(
+            file,
+            source,
+            end,
+            format!("found {count} rows, expected {}", board.rows()),
+        ));
+    }
+    Ok(ReadBoard { state, warnings })
+}
+
+/// Reads board text with rows joined by `/` (`bwwb/bbwb/bwwb/bwww`), found
+/// at byte `offset` of `source`.
+pub(crate) fn read_slashed(
+    text: &str,
+    offset: usize,
+    board: &Board,
+    symbols: &Symbols,
+    file: &str,
+    source: &str,
+) -> Result<ReadBoard> {
+    let mut start = offset;
+    let rows = text.split('/').map(|row| {
+        let at = start;
+        start += row.len() + 1;
+        (at, row)
+    });
+    read_rows(rows, offset + text.len(), board, symbols, file, source)
+}
+
+/// Reads board text with one row per whitespace-separated token (as on
+/// standard input, one row per line).
+pub(crate) fn read_tokens(
+    source: &str,
+    board: &Board,
+    symbols: &Symbols,
+    file: &str,
+) -> Result<ReadBoard> {
+    let rows = tokens(source);
+    read_rows(rows, source.len(), board, symbols, file, source)
+}
+
+/// The whitespace-separated tokens of `source` with their byte offsets.
+/// Any Unicode whitespace separates, the no-break space included.
+pub(crate) fn tokens(source: &str) -> Tokens<'_> {
+    Tokens { source, pos: 0 }
+}
+
+/// Iterator over `(byte offset, token)`; ASCII is handled a byte at a time.
+pub(crate) struct Tokens<'a> {
+    source: &'a str,
+    pos: usize,
+}
+
+impl<'a> Tokens<'a> {
+    /// The length of the whitespace character at `at`, or 0 if there is none.
+    #[inline]
+    fn space_at(&self, at: usize) -> usize {
+        let b = self.source.as_bytes()[at];
+        if b.is_ascii() {
+            // The ASCII members of char::is_whitespace: \t \n \x0b \x0c \r and space.
+            return usize::from(matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' '));
+        }
+        match self.source[at..].chars().next() {
+            Some(c) if c.is_whitespace() => c.len_utf8(),
+            _ => 0,
+        }
+    }
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = (usize, &'a str);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        let len = self.source.len();
+        let bytes = self.source.as_bytes();
+        while self.pos < len {
+            match self.space_at(self.pos) {
+                0 => break,
+                n => self.pos += n,
+            }
+        }
+        if self.pos >= len {
+            return None;
+        }
+        let start = self.pos;
+        while self.pos < len {
+            if bytes[self.pos].is_ascii_alphanumeric() || bytes[self.pos] == b'-' {
+                self.pos += 1;
+                continue;
+            }
+            match self.space_at(self.pos) {
+                0 => {
+                    // Step over one whole character.
+                    let c = self.source[self.pos..].chars().next().map_or(1, char::len_utf8);
+                    self.pos += c;
+                }
+                _ => break,
+            }
+        }
+        Some((start, &self.source[start..self.pos]))
+    }
+}
+
+/// Writes a state as board text, rows joined by `sep`.
+pub fn write_board(state: &crate::Bits, board: &Board, symbols: &Symbols, sep: &str) -> String {
+    let mut out = String::with_capacity(board.rows() * (board.cols() + sep.len()));
+    for r in 0..board.rows() {
+        if r > 0 {
+            out.push_str(sep);
+        }
+        for c in 0..board.cols() {
+            out.push(match board.cell_at(r, c) {
+                Some(cell) if state.get(cell.0) => symbols.on(),
+                Some(_) => symbols.off(),
+                None => symbols.gap(),
+            });
+        }
+    }
+    out
+}

@@ -1,0 +1,56 @@
+//! pegflip solves lights-out style toggle puzzles and peg-solitaire style jump
+//! puzzles, each defined in a TOML file.
+//!
+//! # The pipeline
+//!
+//! ```text
+//! puzzle.toml --parse--> Spec --validate--> Puzzle --compile--> Program --> solvers --> Outcome
+//! ```
+//!
+//! - [`spec`]: the TOML as written, with spans for error messages.
+//! - [`Puzzle`]: the validated model: a [`Board`] graph (petgraph), symbols,
+//!   move rules and a goal. Every error in a file is reported here with
+//!   `FILE:LINE:COL`.
+//! - [`Program`]: every move compiled to a *guarded XOR*
+//!   `{need_on, need_off, flip}` over a bitset state. A toggle has no guard;
+//!   a jump from A over B into C needs A and B set and C clear, and flips all three.
+//! - Solvers: [`solve`] answers one board by breadth-first search (fewest
+//!   moves, or for the fewest-pieces objective the best end in the fewest
+//!   moves); [`AnswerTable`] answers every state of a puzzle of at most 26
+//!   cells from one backward search, and [`batch`] uses it for judge input.
+//!   Every solution is replayed on the [`Program`] before it is returned.
+//!
+//! # Example
+//!
+//! ```
+//! use pegflip::{Outcome, Puzzle, solve};
+//!
+//! let puzzle = Puzzle::from_file("puzzles/flip4x4.toml")?;
+//! let program = puzzle.compile();
+//! let board = puzzle.read_board("bwwb/bbwb/bwwb/bwww", "<board>")?.state;
+//! match solve(&program, &board, &Default::default())? {
+//!     Outcome::Solved(s) => assert_eq!(s.moves.len(), 4),
+//!     Outcome::Unsolvable => unreachable!("POJ 1753's sample is solvable"),
+//! }
+//! # Ok::<(), pegflip::Error>(())
+//! ```
+
+pub mod bits;
+pub mod board;
+pub mod compile;
+pub mod error;
+pub mod io;
+pub mod program;
+pub mod puzzle;
+pub mod render;
+pub mod solve;
+pub mod spec;
+pub mod symbols;
+
+pub use bits::Bits;
+pub use board::{Board, CellId};
+pub use error::{Diagnostic, Error, Result};
+pub use io::batch::{BatchOutput, batch};
+pub use program::{Goal, Move, MoveKind, Program};
+pub use puzzle::Puzzle;
+pub use solve::{AnswerTable, Limits, Outcome, Solution, solve};

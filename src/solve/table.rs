@@ -1,0 +1,218 @@
+//! An answer for every state at once, from one backward search over the whole state space.
+//!
+//! For targets: breadth-first search backwards from the target set gives each
+//! state its distance. For fewest pieces: each state's value is the fewest
+//! pieces of any state it can reach, spread backwards from the states in order
+//! of piece count. Either way, answering a board afterwards is one lookup.
+
+use crate::error::{Error, Result};
+use crate::program::{Goal, Program};
+use crate::solve::search::Masks;
+
+/// The most cells an answer table may cover: one byte per state, 2^cells bytes.
+pub const MAX_TABLE_CELLS: usize = 26;
+
+const UNSEEN: u8 = u8::MAX;
+
+/// One answer per state of a puzzle of at most [`MAX_TABLE_CELLS`] cells.
+#[derive(Clone, Debug)]
+pub struct AnswerTable {
+    masks: Masks,
+    objective: bool,
+    /// Distance to the target set (or `UNSEEN`), or the fewest reachable pieces.
+    value: Vec<u8>,
+}
+
+impl AnswerTable {
+    /// Builds the table for `program`: memory is 2^cells bytes.
+    pub fn build(program: &Program) -> Result<AnswerTable> {
+        let masks = Masks::new(program)?;
+        let cells = program.cells();
+        if cells > MAX_TABLE_CELLS {
+            return Err(Error::Limit {
+                what: "the number of cells".into(),
+                name: "table cells",
+                value: cells as u128,
+                limit: MAX_TABLE_CELLS as u128,
+                hint: format!("an answer table needs 2^{cells} bytes"),
+            });
+        }
+        let value = match program.goal() {
+            Goal::Targets(targets) => {
+                let targets: Vec<u64> = targets.iter().filter_map(|t| t.to_u64()).collect();
+                distances(&masks, cells, &targets)?
+            }
+            Goal::FewestPieces => fewest_pieces(&masks, cells),
+        };
+        Ok(AnswerTable {
+            objective: matches!(program.goal(), Goal::FewestPieces),
+            masks,
+            value,
+        })
+    }
+
+    /// The answer for `state`: fewest moves to a target (`None` when no
+    /// target can be reached), or the fewest pieces that can remain.
+    #[inline]
+    pub fn answer(&self, state: u64) -> Option<u32> {
+        match self.value[state as usize] {
+            UNSEEN if !self.objective => None,
+            v => Some(v as u32),
+        }
+    }
+
+    /// A shortest sequence of moves from `state` that achieves its answer,
+    /// read off the table by always stepping to a better neighbour.
+    pub fn path(&self, state: u64) -> Option<Vec<usize>> {
+        let mut s = state;
+        let mut moves = Vec::new();
+        if !self.objective {
+            let mut d = self.answer(s)?;
+            while d > 0 {
+                let m = (0..self.masks.len()).find(|&m| {
+                    self.masks.legal(s, m) && self.answer(s ^ self.masks.flip[m]) == Some(d - 1)
+                })?;
+                moves.push(m);
+                s ^= self.masks.flip[m];
+                d -= 1;
+            }
+            return Some(moves);
+        }
+        // Fewest pieces: a breadth-first search restricted to states that keep
+        // the best value finds the nearest state that has it.
+        let goal = self.value[s as usize] as u32;
+        let mut parent = rustc_hash::FxHashMap::default();
+        parent.insert(s, (s, usize::MAX));
+        let mut frontier = vec![s];
+        while !frontier.is_empty() {
+            let mut next = Vec::new();
+            for &t in &frontier {
+                if t.count_ones() == goal {
+                    let mut u = t;
+                    while u != s {
+                        let (p, m) = parent[&u];
+                        moves.push(m);
+                        u = p;
+                    }
+                    moves.reverse();
+                    return Some(moves);
+                }
+                for m in 0..self.masks.len() {
+                    let u = t ^ self.masks.flip[m];
+                    if self.masks.legal(t, m)
+                        && self.value[u as usize] as u32 == goal
+                        && !parent.contains_key(&u)
+                    {
+                        parent.insert(u, (t, m));
+                        next.push(u);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        None
+    }
+}
+
+/// Backward breadth-first search from the targets: `p` precedes `t` by move
+/// `m` when `p = t ^ flip[m]` and `m` is legal in `p`.
+fn distances(masks: &Masks, cells: usize, targets: &[u64]) -> Result<Vec<u8>> {
+    let mut dist = vec![UNSEEN; 1usize << cells];
+    let mut frontier: Vec<u32> = Vec::new();
+    for &t in targets {
+        if dist[t as usize] == UNSEEN {
+            dist[t as usize] = 0;
+            frontier.push(t as u32);
+        }
+    }
+    let mut depth: u8 = 0;
+    while !frontier.is_empty() {
+        if depth == UNSEEN - 1 {
+            return Err(Error::Limit {
+                what: "a distance".into(),
+                name: "table distance",
+                value: depth as u128 + 1,
+                limit: (UNSEEN - 1) as u128,
+                hint: "the table stores distances in one byte".into(),
+            });
+        }
+        depth += 1;
+        let mut next = Vec::new();
+        for &t in &frontier {
+            for m in 0..masks.len() {
+                let p = t as u64 ^ masks.flip[m];
+                if dist[p as usize] == UNSEEN && masks.legal(p, m) {
+                    dist[p as usize] = depth;
+                    next.push(p as u32);
+                }
+            }
+        }
+        frontier = next;
+    }
+    Ok(dist)
+}
+
+/// For every state, the fewest pieces among the states it can reach. States
+/// are settled in increasing order of value: a state of piece count `v` starts
+/// with value `v`, and settling a state with value `v` offers `v` to each of
+/// its predecessors. Each state is settled once, at its final value.
+fn fewest_pieces(masks: &Masks, cells: usize) -> Vec<u8> {
+    let size = 1usize << cells;
+    let mut value: Vec<u8> = (0..size).map(|s| s.count_ones() as u8).collect();
+    let mut settled = vec![false; size];
+    let mut stack: Vec<u32> = Vec::new();
+    for v in 0..=cells as u32 {
+        for s in same_weight(cells, v) {
+            if settled[s as usize] || value[s as usize] as u32 != v {
+                continue;
+            }
+            stack.push(s as u32);
+            while let Some(t) = stack.pop() {
+                if settled[t as usize] {
+                    continue;
+                }
+                settled[t as usize] = true;
+                for m in 0..masks.len() {
+                    let p = t as u64 ^ masks.flip[m];
+                    if !settled[p as usize] && masks.legal(p, m) && value[p as usize] as u32 > v {
+                        value[p as usize] = v as u8;
+                        stack.push(p as u32);
+                    }
+                }
+            }
+        }
+    }
+    value
+}
+
+/// Every `cells`-bit number with `weight` bits set, ascending (Gosper's hack).
+fn same_weight(cells: usize, weight: u32) -> impl Iterator<Item = u64> {
+    let limit = 1u64 << cells;
+    let first = if weight == 0 { 0 } else { (1u64 << weight) - 1 };
+    let mut next = Some(first).filter(|&f| f < limit);
+    std::iter::from_fn(move || {
+        let current = next?;
+        next = if current == 0 {
+            None
+        } else {
+            let low = current & current.wrapping_neg();
+            let ripple = current + low;
+            let ones = ((current ^ ripple) >> 2) / low;
+            Some(ripple | ones).filter(|&n| n < limit)
+        };
+        Some(current)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_weight_lists_every_combination() {
+        assert_eq!(same_weight(4, 2).count(), 6);
+        assert_eq!(same_weight(4, 0).collect::<Vec<_>>(), vec![0]);
+        assert_eq!(same_weight(4, 4).collect::<Vec<_>>(), vec![15]);
+        assert!(same_weight(5, 3).all(|s| s.count_ones() == 3 && s < 32));
+    }
+}

@@ -1,0 +1,121 @@
+//! The characters of board text: which one means a set cell, a clear cell, or no cell.
+
+/// What one character of board text stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sym {
+    /// A set cell: a piece, a lit light, a black side.
+    On,
+    /// A clear cell.
+    Off,
+    /// A position of the bounding grid that is not a cell.
+    Gap,
+}
+
+/// The puzzle's symbols, with a lookup table for ASCII input.
+#[derive(Clone, Debug)]
+pub struct Symbols {
+    on: char,
+    off: char,
+    gap: char,
+    ignore_case: bool,
+    ascii: [Option<Sym>; 128],
+}
+
+impl Symbols {
+    /// Symbols from their characters. The caller checks they are distinct.
+    pub fn new(on: char, off: char, gap: char, ignore_case: bool) -> Symbols {
+        let mut symbols = Symbols {
+            on,
+            off,
+            gap,
+            ignore_case,
+            ascii: [None; 128],
+        };
+        for code in 0u8..128 {
+            symbols.ascii[code as usize] = symbols.classify_slow(code as char);
+        }
+        symbols
+    }
+
+    /// The character written for a set cell.
+    pub fn on(&self) -> char {
+        self.on
+    }
+
+    /// The character written for a clear cell.
+    pub fn off(&self) -> char {
+        self.off
+    }
+
+    /// The character written where the grid has no cell.
+    pub fn gap(&self) -> char {
+        self.gap
+    }
+
+    /// Whether letters match in either case.
+    pub fn ignore_case(&self) -> bool {
+        self.ignore_case
+    }
+
+    /// What `c` stands for, or `None` for a foreign character.
+    #[inline]
+    pub fn classify(&self, c: char) -> Option<Sym> {
+        if c.is_ascii() {
+            self.ascii[c as usize]
+        } else {
+            self.classify_slow(c)
+        }
+    }
+
+    /// What the ASCII byte `b` stands for; `None` for foreign or non-ASCII bytes.
+    #[inline]
+    pub fn classify_ascii(&self, b: u8) -> Option<Sym> {
+        self.ascii.get(b as usize).copied().flatten()
+    }
+
+    /// The character for a symbol.
+    pub fn char_of(&self, sym: Sym) -> char {
+        match sym {
+            Sym::On => self.on,
+            Sym::Off => self.off,
+            Sym::Gap => self.gap,
+        }
+    }
+
+    /// The symbols in words, for error messages: `'b' (on), 'w' (off)`.
+    pub fn describe(&self, with_gap: bool) -> String {
+        let mut text = format!("'{}' (on) or '{}' (off)", self.on, self.off);
+        if with_gap {
+            text = format!("'{}' (on), '{}' (off) or '{}' (no cell)", self.on, self.off, self.gap);
+        }
+        if self.ignore_case {
+            text.push_str(", in either case");
+        }
+        text
+    }
+
+    fn classify_slow(&self, c: char) -> Option<Sym> {
+        let same = |a: char, b: char| {
+            a == b || (self.ignore_case && a.to_lowercase().eq(b.to_lowercase()))
+        };
+        [Sym::On, Sym::Off, Sym::Gap]
+            .into_iter()
+            .find(|&s| same(c, self.char_of(s)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn case_folding_only_when_asked() {
+        let s = Symbols::new('b', 'w', '.', true);
+        assert_eq!(s.classify('B'), Some(Sym::On));
+        assert_eq!(s.classify('W'), Some(Sym::Off));
+        assert_eq!(s.classify('x'), None);
+        let s = Symbols::new('b', 'w', '.', false);
+        assert_eq!(s.classify('B'), None);
+        assert_eq!(s.classify_ascii(b'.'), Some(Sym::Gap));
+    }
+}
