@@ -142,7 +142,10 @@ mod tests {
         let src = "a = 1\nbb = x\n";
         let d = Diagnostic::error("f.toml", src, 11, "bad value");
         assert_eq!((d.line, d.col), (2, 6));
-        assert_eq!(d.to_string(), "f.toml:2:6: error: bad value\nbb = x\n     ^");
+        assert_eq!(
+            d.to_string(),
+            "f.toml:2:6: error: bad value\nbb = x\n     ^"
+        );
     }
 
     #[test]

@@ -89,9 +89,9 @@ impl Program {
     pub fn new(cells: usize, moves: Vec<Move>, goal: Goal) -> Program {
         let mut kept: Vec<Move> = Vec::with_capacity(moves.len());
         for m in moves {
-            let repeat = kept.iter().any(|k| {
-                k.flip == m.flip && k.need_on == m.need_on && k.need_off == m.need_off
-            });
+            let repeat = kept
+                .iter()
+                .any(|k| k.flip == m.flip && k.need_on == m.need_on && k.need_off == m.need_off);
             if m.flip.count_ones() > 0 && !repeat {
                 kept.push(m);
             }

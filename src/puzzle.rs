@@ -241,7 +241,9 @@ fn build_board(src: &Src, spec: &Spanned<BoardSpec>) -> Result<Board> {
                     _ => {
                         return Err(src.err_at(
                             line.span().start + 1 + i,
-                            format!("unexpected '{ch}' in shape: expected 'o' (a cell) or '.' (no cell)"),
+                            format!(
+                                "unexpected '{ch}' in shape: expected 'o' (a cell) or '.' (no cell)"
+                            ),
                         ));
                     }
                 });
@@ -251,7 +253,10 @@ fn build_board(src: &Src, spec: &Spanned<BoardSpec>) -> Result<Board> {
             {
                 return Err(src.err(
                     line.span(),
-                    format!("shape row has {} positions, the first has {first}", row.len()),
+                    format!(
+                        "shape row has {} positions, the first has {first}",
+                        row.len()
+                    ),
                 ));
             }
             rows.push(row);
@@ -262,31 +267,29 @@ fn build_board(src: &Src, spec: &Spanned<BoardSpec>) -> Result<Board> {
         mask = Some(rows);
     }
     let shape_dims = mask.as_ref().map(|m| (m.len(), m[0].len()));
-    let dim = |value: &Option<Spanned<usize>>, key: &str, from_shape: Option<usize>| {
-        match (value, from_shape) {
-            (Some(v), Some(s)) if *v.get_ref() != s => Err(src.err(
-                v.span(),
-                format!("{key} = {} disagrees with the shape, which has {s}", v.get_ref()),
-            )),
-            (Some(v), _) if *v.get_ref() == 0 => {
-                Err(src.err(v.span(), format!("{key} must be at least 1")))
-            }
-            (Some(v), _) => Ok(*v.get_ref()),
-            (None, Some(s)) => Ok(s),
-            (None, None) => Err(src.err(
-                spec.span(),
-                format!("[board] needs `{key}` (or a `shape`)"),
-            )),
+    let dim = |value: &Option<Spanned<usize>>, key: &str, from_shape: Option<usize>| match (
+        value, from_shape,
+    ) {
+        (Some(v), Some(s)) if *v.get_ref() != s => Err(src.err(
+            v.span(),
+            format!(
+                "{key} = {} disagrees with the shape, which has {s}",
+                v.get_ref()
+            ),
+        )),
+        (Some(v), _) if *v.get_ref() == 0 => {
+            Err(src.err(v.span(), format!("{key} must be at least 1")))
         }
+        (Some(v), _) => Ok(*v.get_ref()),
+        (None, Some(s)) => Ok(s),
+        (None, None) => Err(src.err(spec.span(), format!("[board] needs `{key}` (or a `shape`)"))),
     };
     let rows = dim(&b.rows, "rows", shape_dims.map(|d| d.0))?;
     let cols = dim(&b.cols, "cols", shape_dims.map(|d| d.1))?;
     if rows.saturating_mul(cols) > MAX_GRID {
         return Err(src.err(
             spec.span(),
-            format!(
-                "the grid has {rows} x {cols} positions, past the limit of {MAX_GRID}"
-            ),
+            format!("the grid has {rows} x {cols} positions, past the limit of {MAX_GRID}"),
         ));
     }
     Ok(Board::grid(rows, cols, b.wrap, |r, c| {
@@ -295,25 +298,30 @@ fn build_board(src: &Src, spec: &Spanned<BoardSpec>) -> Result<Board> {
 }
 
 fn build_symbols(src: &Src, spec: &SymbolsSpec) -> Result<Symbols> {
-    let one = |s: &Option<Spanned<String>>, default: char, key: &str| -> Result<(char, Range<usize>)> {
-        let Some(s) = s else { return Ok((default, 0..0)) };
-        let mut chars = s.get_ref().chars();
-        match (chars.next(), chars.next()) {
-            (Some(c), None) if !c.is_whitespace() && c != '/' => Ok((c, s.span())),
-            _ => Err(src.err(
-                s.span(),
-                format!("`{key}` must be one character, not whitespace and not '/'"),
-            )),
-        }
-    };
+    let one =
+        |s: &Option<Spanned<String>>, default: char, key: &str| -> Result<(char, Range<usize>)> {
+            let Some(s) = s else {
+                return Ok((default, 0..0));
+            };
+            let mut chars = s.get_ref().chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) if !c.is_whitespace() && c != '/' => Ok((c, s.span())),
+                _ => Err(src.err(
+                    s.span(),
+                    format!("`{key}` must be one character, not whitespace and not '/'"),
+                )),
+            }
+        };
     let (on, _) = one(&spec.on, 'o', "on")?;
     let (off, off_span) = one(&spec.off, '-', "off")?;
     let (gap, gap_span) = one(&spec.gap, '.', "gap")?;
-    let same = |a: char, b: char| {
-        a == b || (spec.ignore_case && a.to_lowercase().eq(b.to_lowercase()))
-    };
+    let same =
+        |a: char, b: char| a == b || (spec.ignore_case && a.to_lowercase().eq(b.to_lowercase()));
     if same(on, off) {
-        return Err(src.err(off_span, format!("`on` and `off` are both '{on}'")));
+        return Err(src.err(
+            off_span,
+            format!("`on` '{on}' and `off` '{off}' are the same symbol"),
+        ));
     }
     if same(gap, on) || same(gap, off) {
         return Err(src.err(
@@ -344,7 +352,9 @@ fn build_rule(src: &Src, spec: &Spanned<MoveSpec>) -> Result<MoveRule> {
             "self" => vec![d(0, 0)],
             "plus" => vec![d(0, 0), d(-1, 0), d(1, 0), d(0, -1), d(0, 1)],
             "x" => vec![d(0, 0), d(-1, -1), d(-1, 1), d(1, -1), d(1, 1)],
-            "square" => (-1..=1).flat_map(|r| (-1..=1).map(move |c| d(r, c))).collect(),
+            "square" => (-1..=1)
+                .flat_map(|r| (-1..=1).map(move |c| d(r, c)))
+                .collect(),
             "knight" => vec![
                 d(-2, -1),
                 d(-2, 1),
@@ -376,9 +386,7 @@ fn build_rule(src: &Src, spec: &Spanned<MoveSpec>) -> Result<MoveRule> {
             other => {
                 return Err(src.err(
                     name.span(),
-                    format!(
-                        "unknown jump preset '{other}': expected orthogonal, diagonal or all"
-                    ),
+                    format!("unknown jump preset '{other}': expected orthogonal, diagonal or all"),
                 ));
             }
         };
@@ -390,7 +398,10 @@ fn build_rule(src: &Src, spec: &Spanned<MoveSpec>) -> Result<MoveRule> {
         _ => unreachable!("exactly one move key is set"),
     };
     if list.get_ref().is_empty() {
-        return Err(src.err(list.span(), "the list is empty: give at least one [row, col]"));
+        return Err(src.err(
+            list.span(),
+            "the list is empty: give at least one [row, col]",
+        ));
     }
     let mut dirs: Vec<Dir> = Vec::new();
     for item in list.get_ref() {

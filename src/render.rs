@@ -58,7 +58,11 @@ pub fn text(puzzle: &Puzzle, program: &Program, start: &Bits, outcome: &Outcome)
             let mut state = start.clone();
             for (i, &m) in solution.moves.iter().enumerate() {
                 state.xor_assign(&program.moves()[m].flip);
-                out.push_str(&format!("{}. {}\n", i + 1, describe_move(puzzle, program, m)));
+                out.push_str(&format!(
+                    "{}. {}\n",
+                    i + 1,
+                    describe_move(puzzle, program, m)
+                ));
                 out.push_str(&board(&state));
             }
         }

@@ -86,7 +86,10 @@ impl Symbols {
     pub fn describe(&self, with_gap: bool) -> String {
         let mut text = format!("'{}' (on) or '{}' (off)", self.on, self.off);
         if with_gap {
-            text = format!("'{}' (on), '{}' (off) or '{}' (no cell)", self.on, self.off, self.gap);
+            text = format!(
+                "'{}' (on), '{}' (off) or '{}' (no cell)",
+                self.on, self.off, self.gap
+            );
         }
         if self.ignore_case {
             text.push_str(", in either case");

@@ -1,5 +1,6 @@
 //! Judge-format batch input to judge-format output: many boards, one answer line each.
 
+use crate::bits::Bits;
 use crate::error::{Diagnostic, Error, Result};
 use crate::io::board::{read_row, tokens};
 use crate::program::{Goal, Program};
@@ -8,7 +9,6 @@ use crate::solve::search::MAX_SEARCH_CELLS;
 use crate::solve::table::{AnswerTable, MAX_TABLE_CELLS};
 use crate::solve::{Limits, Outcome, solve};
 use crate::spec::Header;
-use crate::bits::Bits;
 
 /// The output of a batch run.
 #[derive(Debug)]
@@ -110,7 +110,11 @@ fn read_boards(puzzle: &Puzzle, source: &str, file: &str) -> Result<(Vec<u64>, V
             Some(n)
         }
     };
-    let mut boards = Vec::with_capacity(expected.unwrap_or(source.len() / (board.cells() + 1)).min(1 << 24));
+    let mut boards = Vec::with_capacity(
+        expected
+            .unwrap_or(source.len() / (board.cells() + 1))
+            .min(1 << 24),
+    );
     loop {
         if expected == Some(boards.len()) {
             if let Some((at, _)) = toks.next() {
@@ -118,7 +122,10 @@ fn read_boards(puzzle: &Puzzle, source: &str, file: &str) -> Result<(Vec<u64>, V
                     file,
                     source,
                     at,
-                    format!("ignored input after the last of the {} boards", boards.len()),
+                    format!(
+                        "ignored input after the last of the {} boards",
+                        boards.len()
+                    ),
                 ));
             }
             break;
@@ -132,13 +139,18 @@ fn read_boards(puzzle: &Puzzle, source: &str, file: &str) -> Result<(Vec<u64>, V
                 let k = boards.len() + 1;
                 let message = match expected {
                     Some(n) if r == 0 => {
-                        format!("board {k} of {n} is missing: the input ends after {} boards", k - 1)
+                        let boards = if k == 2 { "board" } else { "boards" };
+                        format!(
+                            "board {k} of {n} is missing: the input ends after {} {boards}",
+                            k - 1
+                        )
                     }
                     _ => format!(
                         "board {k} is incomplete: found {r} of its {rows} rows, then the end of input"
                     ),
                 };
-                return Err(Error::input(file, source, source.len(), message));
+                // Point just past the last token, on the line where input stopped.
+                return Err(Error::input(file, source, source.trim_end().len(), message));
             };
             match read_row(tok, r, board, &puzzle.symbols, |c| state |= 1 << c) {
                 Ok(None) => {}

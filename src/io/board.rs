@@ -120,12 +120,9 @@ pub(crate) fn read_rows<'a>(
         }
         match read_row(text, count, board, symbols, |cell| state.set(cell, true)) {
             Ok(None) => {}
-            Ok(Some(w)) => warnings.push(Diagnostic::warning(
-                file,
-                source,
-                offset + w.at,
-                w.message,
-            )),
+            Ok(Some(w)) => {
+                warnings.push(Diagnostic::warning(file, source, offset + w.at, w.message))
+            }
             Err(e) => return Err(Error::input(file, source, offset + e.at, e.message)),
         }
         count += 1;
@@ -225,7 +222,10 @@ impl<'a> Iterator for Tokens<'a> {
             match self.space_at(self.pos) {
                 0 => {
                     // Step over one whole character.
-                    let c = self.source[self.pos..].chars().next().map_or(1, char::len_utf8);
+                    let c = self.source[self.pos..]
+                        .chars()
+                        .next()
+                        .map_or(1, char::len_utf8);
                     self.pos += c;
                 }
                 _ => break,

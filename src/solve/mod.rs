@@ -95,7 +95,9 @@ pub fn check(program: &Program, start: &Bits, outcome: &Outcome) -> Result<()> {
         ));
     }
     if matches!(program.goal(), Goal::Targets(_)) && !program.is_target(&end) {
-        return Err(Error::Internal("the solution does not reach a target".into()));
+        return Err(Error::Internal(
+            "the solution does not reach a target".into(),
+        ));
     }
     Ok(())
 }

@@ -100,8 +100,7 @@ pub(crate) fn bfs(program: &Program, start: u64, limits: &Limits) -> Result<Opti
                     name: "max-states",
                     value: parent.len() as u128,
                     limit: limits.max_states as u128,
-                    hint: "the state space reachable from this board is too large to search"
-                        .into(),
+                    hint: "the state space reachable from this board is too large to search".into(),
                 });
             }
         }

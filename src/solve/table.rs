@@ -17,7 +17,6 @@ const UNSEEN: u8 = u8::MAX;
 /// One answer per state of a puzzle of at most [`MAX_TABLE_CELLS`] cells.
 #[derive(Clone, Debug)]
 pub struct AnswerTable {
-    masks: Masks,
     objective: bool,
     /// Distance to the target set (or `UNSEEN`), or the fewest reachable pieces.
     value: Vec<u8>,
@@ -46,7 +45,6 @@ impl AnswerTable {
         };
         Ok(AnswerTable {
             objective: matches!(program.goal(), Goal::FewestPieces),
-            masks,
             value,
         })
     }
@@ -59,58 +57,6 @@ impl AnswerTable {
             UNSEEN if !self.objective => None,
             v => Some(v as u32),
         }
-    }
-
-    /// A shortest sequence of moves from `state` that achieves its answer,
-    /// read off the table by always stepping to a better neighbour.
-    pub fn path(&self, state: u64) -> Option<Vec<usize>> {
-        let mut s = state;
-        let mut moves = Vec::new();
-        if !self.objective {
-            let mut d = self.answer(s)?;
-            while d > 0 {
-                let m = (0..self.masks.len()).find(|&m| {
-                    self.masks.legal(s, m) && self.answer(s ^ self.masks.flip[m]) == Some(d - 1)
-                })?;
-                moves.push(m);
-                s ^= self.masks.flip[m];
-                d -= 1;
-            }
-            return Some(moves);
-        }
-        // Fewest pieces: a breadth-first search restricted to states that keep
-        // the best value finds the nearest state that has it.
-        let goal = self.value[s as usize] as u32;
-        let mut parent = rustc_hash::FxHashMap::default();
-        parent.insert(s, (s, usize::MAX));
-        let mut frontier = vec![s];
-        while !frontier.is_empty() {
-            let mut next = Vec::new();
-            for &t in &frontier {
-                if t.count_ones() == goal {
-                    let mut u = t;
-                    while u != s {
-                        let (p, m) = parent[&u];
-                        moves.push(m);
-                        u = p;
-                    }
-                    moves.reverse();
-                    return Some(moves);
-                }
-                for m in 0..self.masks.len() {
-                    let u = t ^ self.masks.flip[m];
-                    if self.masks.legal(t, m)
-                        && self.value[u as usize] as u32 == goal
-                        && !parent.contains_key(&u)
-                    {
-                        parent.insert(u, (t, m));
-                        next.push(u);
-                    }
-                }
-            }
-            frontier = next;
-        }
-        None
     }
 }
 

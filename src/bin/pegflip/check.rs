@@ -24,7 +24,11 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     let mut out = std::io::stdout().lock();
     writeln!(out, "{}: ok", args.puzzle)?;
     writeln!(out, "name:   {}", puzzle.name)?;
-    let shape = if board.is_rectangular() { "" } else { ", shaped" };
+    let shape = if board.is_rectangular() {
+        ""
+    } else {
+        ", shaped"
+    };
     let wrap = if board.wraps() { ", wrapping" } else { "" };
     writeln!(
         out,
@@ -33,13 +37,21 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         board.rows(),
         board.cols()
     )?;
-    writeln!(out, "moves:  {} ({toggles} toggles, {jumps} jumps)", program.moves().len())?;
+    writeln!(
+        out,
+        "moves:  {} ({toggles} toggles, {jumps} jumps)",
+        program.moves().len()
+    )?;
     let goal = match program.goal() {
         Goal::FewestPieces => "fewest pieces".to_string(),
         Goal::Targets(t) => format!("{} target(s)", t.len()),
     };
     writeln!(out, "goal:   {goal}")?;
-    let linear = if program.is_linear() { "yes" } else { "no (guarded moves)" };
+    let linear = if program.is_linear() {
+        "yes"
+    } else {
+        "no (guarded moves)"
+    };
     writeln!(out, "linear: {linear}")?;
     writeln!(out, "solver: {}", solver_summary(program.cells()))?;
     if let Some(start) = &puzzle.start {

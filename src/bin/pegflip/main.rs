@@ -21,14 +21,18 @@ const INTERNAL: u8 = 3;
 /// Solve lights-out style toggle puzzles and peg-solitaire style jump puzzles
 /// defined in TOML files.
 #[derive(Parser)]
-#[command(name = "pegflip", version, after_help = "\
+#[command(
+    name = "pegflip",
+    version,
+    after_help = "\
 Examples:
   pegflip solve puzzles/flip4x4.toml bwwb/bbwb/bwwb/bwww
   pegflip batch puzzles/pebble12.toml < tests/data/pebble12-uva10651.in
   pegflip check puzzles/flip4x4.toml
 
 Exit status: 0 success, 1 `solve` proved the board impossible,
-2 bad input or usage, 3 internal error.")]
+2 bad input or usage, 3 internal error."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -86,13 +90,19 @@ fn read_input(path: Option<&str>) -> anyhow::Result<(Vec<u8>, String)> {
     match path {
         None | Some("-") => {
             let mut bytes = Vec::new();
-            std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
-                .map_err(|source| pegflip::Error::Io { path: "<stdin>".into(), source })?;
+            std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes).map_err(
+                |source| pegflip::Error::Io {
+                    path: "<stdin>".into(),
+                    source,
+                },
+            )?;
             Ok((bytes, "<stdin>".into()))
         }
         Some(p) => {
-            let bytes = std::fs::read(p)
-                .map_err(|source| pegflip::Error::Io { path: p.into(), source })?;
+            let bytes = std::fs::read(p).map_err(|source| pegflip::Error::Io {
+                path: p.into(),
+                source,
+            })?;
             Ok((bytes, p.into()))
         }
     }

@@ -55,7 +55,11 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         let value = render::json(&puzzle, &program, &start, &outcome);
         writeln!(stdout, "{}", serde_json::to_string_pretty(&value)?)?;
     } else {
-        write!(stdout, "{}", render::text(&puzzle, &program, &start, &outcome))?;
+        write!(
+            stdout,
+            "{}",
+            render::text(&puzzle, &program, &start, &outcome)
+        )?;
     }
     stdout.flush()?;
     Ok(match outcome {

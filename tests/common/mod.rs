@@ -1,0 +1,39 @@
+//! Helpers shared by the integration tests: running the binary from the project root.
+
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `pegflip ARGS` in the project root with `stdin` as input.
+pub fn pegflip(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pegflip"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the pegflip binary runs");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    let bytes = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        // A command may exit before reading all of its input; that is its business.
+        let _ = input.write_all(&bytes);
+    });
+    let out = child.wait_with_output().expect("pegflip finishes");
+    writer.join().expect("the stdin writer does not panic");
+    out
+}
+
+/// A file under tests/data, as bytes.
+pub fn data(name: &str) -> Vec<u8> {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
+}
+
+/// A shipped puzzle, loaded through the library.
+pub fn puzzle(name: &str) -> pegflip::Puzzle {
+    let path = format!("{}/puzzles/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+    pegflip::Puzzle::from_file(&path).expect("shipped puzzles are valid")
+}
