@@ -19,6 +19,8 @@ pub struct Symbols {
     gap: char,
     ignore_case: bool,
     ascii: [Option<Sym>; 128],
+    /// Per byte: 1 for on, 0 for off, 2 for anything else.
+    row_bits: [u8; 256],
 }
 
 impl Symbols {
@@ -30,9 +32,16 @@ impl Symbols {
             gap,
             ignore_case,
             ascii: [None; 128],
+            row_bits: [2; 256],
         };
         for code in 0u8..128 {
-            symbols.ascii[code as usize] = symbols.classify_slow(code as char);
+            let sym = symbols.classify_slow(code as char);
+            symbols.ascii[code as usize] = sym;
+            symbols.row_bits[code as usize] = match sym {
+                Some(Sym::On) => 1,
+                Some(Sym::Off) => 0,
+                _ => 2,
+            };
         }
         symbols
     }
@@ -71,6 +80,20 @@ impl Symbols {
     #[inline]
     pub fn classify_ascii(&self, b: u8) -> Option<Sym> {
         self.ascii.get(b as usize).copied().flatten()
+    }
+
+    /// The set cells of a row of at most 64 ASCII on/off symbols, as a mask
+    /// (bit `i` for byte `i`); `None` if any byte is something else. Branch-free.
+    #[inline]
+    pub fn row_mask(&self, row: &[u8]) -> Option<u64> {
+        debug_assert!(row.len() <= 64);
+        let (mut mask, mut bad) = (0u64, 0u8);
+        for (i, &b) in row.iter().enumerate() {
+            let v = self.row_bits[b as usize];
+            bad |= v;
+            mask |= u64::from(v & 1) << i;
+        }
+        (bad & 2 == 0).then_some(mask)
     }
 
     /// The character for a symbol.

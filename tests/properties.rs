@@ -36,6 +36,8 @@ fn puzzle_text() -> impl Strategy<Value = String> {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
     #[test]
     fn search_and_table_agree(text in puzzle_text(), seed in any::<u64>()) {
         let puzzle = Puzzle::parse(&text, "<random>").unwrap();

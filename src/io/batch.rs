@@ -85,7 +85,8 @@ fn use_table(cells: usize, boards: usize) -> bool {
 /// Reads every board of the input as a one-word state.
 fn read_boards(puzzle: &Puzzle, source: &str, file: &str) -> Result<(Vec<u64>, Vec<Diagnostic>)> {
     let board = &puzzle.board;
-    let rows = board.rows();
+    let (rows, cols) = (board.rows(), board.cols());
+    let fast_rows = board.is_rectangular() && board.cells() <= 64;
     let mut warnings = Vec::new();
     let mut toks = tokens(source);
     let expected = match puzzle.batch.header {
@@ -152,6 +153,14 @@ fn read_boards(puzzle: &Puzzle, source: &str, file: &str) -> Result<(Vec<u64>, V
                 // Point just past the last token, on the line where input stopped.
                 return Err(Error::input(file, source, source.trim_end().len(), message));
             };
+            // Fast path: a full-width row of a rectangular board, on and off symbols only.
+            if fast_rows
+                && tok.len() == cols
+                && let Some(mask) = puzzle.symbols.row_mask(tok.as_bytes())
+            {
+                state |= mask << (r * cols);
+                continue;
+            }
             match read_row(tok, r, board, &puzzle.symbols, |c| state |= 1 << c) {
                 Ok(None) => {}
                 Ok(Some(w)) => {

@@ -175,24 +175,46 @@ pub(crate) fn tokens(source: &str) -> Tokens<'_> {
     Tokens { source, pos: 0 }
 }
 
-/// Iterator over `(byte offset, token)`; ASCII is handled a byte at a time.
+/// Iterator over `(byte offset, token)`.
 pub(crate) struct Tokens<'a> {
     source: &'a str,
     pos: usize,
 }
 
+/// Byte classes for the tokenizer: part of a token, ASCII whitespace, or the
+/// first byte of a non-ASCII character (which may be whitespace, like U+00A0).
+const TOKEN: u8 = 0;
+const SPACE: u8 = 1;
+const WIDE: u8 = 2;
+
+const CLASS: [u8; 256] = {
+    let mut table = [TOKEN; 256];
+    // The ASCII members of char::is_whitespace.
+    table[b'\t' as usize] = SPACE;
+    table[b'\n' as usize] = SPACE;
+    table[0x0b] = SPACE;
+    table[0x0c] = SPACE;
+    table[b'\r' as usize] = SPACE;
+    table[b' ' as usize] = SPACE;
+    let mut b = 0x80;
+    while b < 256 {
+        table[b] = WIDE;
+        b += 1;
+    }
+    table
+};
+
 impl<'a> Tokens<'a> {
-    /// The length of the whitespace character at `at`, or 0 if there is none.
+    /// The length of the whitespace character at `at`, or 0 if it is not whitespace.
     #[inline]
-    fn space_at(&self, at: usize) -> usize {
-        let b = self.source.as_bytes()[at];
-        if b.is_ascii() {
-            // The ASCII members of char::is_whitespace: \t \n \x0b \x0c \r and space.
-            return usize::from(matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' '));
-        }
-        match self.source[at..].chars().next() {
-            Some(c) if c.is_whitespace() => c.len_utf8(),
-            _ => 0,
+    fn space_len(&self, at: usize) -> usize {
+        match CLASS[self.source.as_bytes()[at] as usize] {
+            SPACE => 1,
+            TOKEN => 0,
+            _ => match self.source[at..].chars().next() {
+                Some(c) if c.is_whitespace() => c.len_utf8(),
+                _ => 0,
+            },
         }
     }
 }
@@ -202,36 +224,38 @@ impl<'a> Iterator for Tokens<'a> {
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        let len = self.source.len();
         let bytes = self.source.as_bytes();
-        while self.pos < len {
-            match self.space_at(self.pos) {
-                0 => break,
-                n => self.pos += n,
-            }
-        }
-        if self.pos >= len {
-            return None;
-        }
-        let start = self.pos;
-        while self.pos < len {
-            if bytes[self.pos].is_ascii_alphanumeric() || bytes[self.pos] == b'-' {
-                self.pos += 1;
-                continue;
-            }
-            match self.space_at(self.pos) {
-                0 => {
-                    // Step over one whole character.
-                    let c = self.source[self.pos..]
-                        .chars()
-                        .next()
-                        .map_or(1, char::len_utf8);
-                    self.pos += c;
+        let mut pos = self.pos;
+        // Skip whitespace.
+        loop {
+            match bytes.get(pos) {
+                None => {
+                    self.pos = pos;
+                    return None;
                 }
-                _ => break,
+                Some(&b) if CLASS[b as usize] == TOKEN => break,
+                Some(_) => match self.space_len(pos) {
+                    0 => break,
+                    n => pos += n,
+                },
             }
         }
-        Some((start, &self.source[start..self.pos]))
+        let start = pos;
+        // Take token bytes; a non-ASCII character ends the token only if it is whitespace.
+        while let Some(&b) = bytes.get(pos) {
+            match CLASS[b as usize] {
+                TOKEN => pos += 1,
+                SPACE => break,
+                _ => {
+                    if self.space_len(pos) > 0 {
+                        break;
+                    }
+                    pos += self.source[pos..].chars().next().map_or(1, char::len_utf8);
+                }
+            }
+        }
+        self.pos = pos;
+        Some((start, &self.source[start..pos]))
     }
 }
 

@@ -1,0 +1,34 @@
+//! Batch throughput: 1,000,000 judge-format boards through parse, answer table and output.
+
+mod boards;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+
+fn batch_million(c: &mut Criterion) {
+    let mut group = c.benchmark_group("batch");
+    group.sample_size(20);
+    for name in ["flip4x4", "pebble12"] {
+        let path = format!("{}/puzzles/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+        let puzzle = pegflip::Puzzle::from_file(&path).unwrap();
+        let program = puzzle.compile();
+        let input = boards::judge_input(name, 1_000_000, 1753);
+        group.bench_function(format!("{name}_1m"), |b| {
+            b.iter(|| {
+                let out = pegflip::batch(
+                    &puzzle,
+                    &program,
+                    black_box(&input),
+                    "bench",
+                    &Default::default(),
+                )
+                .unwrap();
+                black_box(out.text.len())
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, batch_million);
+criterion_main!(benches);
