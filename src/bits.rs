@@ -83,6 +83,12 @@ impl Bits {
         }
     }
 
+    /// Toggles cell `i`.
+    pub fn toggle(&mut self, i: usize) {
+        assert!(i < self.len, "cell {i} out of range {}", self.len);
+        self.words[i / 64] ^= 1u64 << (i % 64);
+    }
+
     /// The number of cells in the set.
     pub fn count_ones(&self) -> usize {
         self.words.iter().map(|w| w.count_ones() as usize).sum()

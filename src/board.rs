@@ -1,5 +1,7 @@
 //! The board as a graph: one node per cell, edges labelled by grid direction.
 
+use std::sync::OnceLock;
+
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 
@@ -36,14 +38,24 @@ impl Dir {
 
 /// A board: cells, their grid coordinates, and the direction-labelled graph
 /// joining each cell to its king neighbours.
+///
+/// A rectangular board numbers its cells `row * cols + col` and stores no
+/// per-cell data; a shaped one keeps an index. The graph is built the first
+/// time it is asked for.
 #[derive(Clone, Debug)]
 pub struct Board {
     rows: usize,
     cols: usize,
     wrap: bool,
+    shape: Option<Shape>,
+    graph: OnceLock<DiGraph<Coord, Dir>>,
+}
+
+/// The cells of a non-rectangular board.
+#[derive(Clone, Debug)]
+struct Shape {
     index: Vec<Option<CellId>>,
     coords: Vec<Coord>,
-    graph: DiGraph<Coord, Dir>,
 }
 
 impl Board {
@@ -57,41 +69,40 @@ impl Board {
     ) -> Board {
         let mut index = vec![None; rows * cols];
         let mut coords = Vec::new();
-        let mut graph = DiGraph::new();
         for r in 0..rows {
             for c in 0..cols {
                 if present(r, c) {
                     index[r * cols + c] = Some(CellId(coords.len()));
                     coords.push([r, c]);
-                    graph.add_node([r, c]);
                 }
             }
         }
-        let mut board = Board {
+        let shape = (coords.len() < rows * cols).then_some(Shape { index, coords });
+        Board {
             rows,
             cols,
             wrap,
-            index,
-            coords,
-            graph,
-        };
-        for a in 0..board.cells() {
-            for dir in Dir::KING {
-                if let Some(b) = board.offset(CellId(a), dir)
-                    && b.0 != a
-                {
-                    board
-                        .graph
-                        .add_edge(NodeIndex::new(a), NodeIndex::new(b.0), dir);
-                }
-            }
+            shape,
+            graph: OnceLock::new(),
         }
-        board
+    }
+
+    /// A full `rows` x `cols` grid, with no per-cell storage.
+    pub fn rectangle(rows: usize, cols: usize, wrap: bool) -> Board {
+        Board {
+            rows,
+            cols,
+            wrap,
+            shape: None,
+            graph: OnceLock::new(),
+        }
     }
 
     /// The number of cells.
     pub fn cells(&self) -> usize {
-        self.coords.len()
+        self.shape
+            .as_ref()
+            .map_or(self.rows * self.cols, |s| s.coords.len())
     }
 
     /// Rows of the bounding grid.
@@ -111,20 +122,25 @@ impl Board {
 
     /// Whether every position of the bounding grid is a cell.
     pub fn is_rectangular(&self) -> bool {
-        self.cells() == self.rows * self.cols
+        self.shape.is_none()
     }
 
     /// The coordinates of a cell.
     pub fn coord(&self, cell: CellId) -> Coord {
-        self.coords[cell.0]
+        match &self.shape {
+            Some(s) => s.coords[cell.0],
+            None => [cell.0 / self.cols, cell.0 % self.cols],
+        }
     }
 
     /// The cell at a position of the bounding grid, if there is one.
     pub fn cell_at(&self, row: usize, col: usize) -> Option<CellId> {
-        if row < self.rows && col < self.cols {
-            self.index[row * self.cols + col]
-        } else {
-            None
+        if row >= self.rows || col >= self.cols {
+            return None;
+        }
+        match &self.shape {
+            Some(s) => s.index[row * self.cols + col],
+            None => Some(CellId(row * self.cols + col)),
         }
     }
 
@@ -146,7 +162,7 @@ impl Board {
 
     /// The neighbour of `cell` along the graph edge labelled `dir`.
     pub fn neighbour(&self, cell: CellId, dir: Dir) -> Option<CellId> {
-        self.graph
+        self.graph()
             .edges(NodeIndex::new(cell.0))
             .find(|e| *e.weight() == dir)
             .map(|e| CellId(e.target().index()))
@@ -154,7 +170,22 @@ impl Board {
 
     /// The board graph: node `i` is cell `i`, weighted by its coordinates.
     pub fn graph(&self) -> &DiGraph<Coord, Dir> {
-        &self.graph
+        self.graph.get_or_init(|| {
+            let mut graph = DiGraph::with_capacity(self.cells(), 8 * self.cells());
+            for a in 0..self.cells() {
+                graph.add_node(self.coord(CellId(a)));
+            }
+            for a in 0..self.cells() {
+                for dir in Dir::KING {
+                    if let Some(b) = self.offset(CellId(a), dir)
+                        && b.0 != a
+                    {
+                        graph.add_edge(NodeIndex::new(a), NodeIndex::new(b.0), dir);
+                    }
+                }
+            }
+            graph
+        })
     }
 }
 

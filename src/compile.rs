@@ -1,6 +1,5 @@
 //! Compiles a validated puzzle into a [`Program`]: move rules read off the board graph as masks.
 
-use crate::bits::Bits;
 use crate::board::{Board, CellId, Dir};
 use crate::program::{Goal, Move, MoveKind, Program};
 use crate::puzzle::{GoalRule, MoveRule, Puzzle};
@@ -35,18 +34,17 @@ pub fn compile(puzzle: &Puzzle) -> Program {
 }
 
 fn toggle(board: &Board, cell: CellId, offsets: &[Dir]) -> Move {
-    let n = board.cells();
-    let mut flip = Bits::zeros(n);
-    for &d in offsets {
-        if let Some(target) = board.offset(cell, d) {
-            flip.set(target.0, true);
-        }
-    }
+    let mut flip: Vec<CellId> = offsets
+        .iter()
+        .filter_map(|&d| board.offset(cell, d))
+        .collect();
+    flip.sort_unstable();
+    flip.dedup();
     Move {
         kind: MoveKind::Toggle,
         cells: vec![cell],
-        need_on: Bits::zeros(n),
-        need_off: Bits::zeros(n),
+        need_on: Vec::new(),
+        need_off: Vec::new(),
         flip,
     }
 }
@@ -57,19 +55,15 @@ fn jump(board: &Board, from: CellId, dir: Dir) -> Option<Move> {
     if to == from {
         return None;
     }
-    let n = board.cells();
-    let mask = |cells: &[CellId]| {
-        let mut bits = Bits::zeros(n);
-        for c in cells {
-            bits.set(c.0, true);
-        }
-        bits
+    let sorted = |mut cells: Vec<CellId>| {
+        cells.sort_unstable();
+        cells
     };
     Some(Move {
         kind: MoveKind::Jump,
         cells: vec![from, over, to],
-        need_on: mask(&[from, over]),
-        need_off: mask(&[to]),
-        flip: mask(&[from, over, to]),
+        need_on: sorted(vec![from, over]),
+        need_off: vec![to],
+        flip: sorted(vec![from, over, to]),
     })
 }

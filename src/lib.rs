@@ -14,7 +14,7 @@
 //! - [`Program`]: every move compiled to a *guarded XOR*
 //!   `{need_on, need_off, flip}` over a bitset state. A toggle has no guard;
 //!   a jump from A over B into C needs A and B set and C clear, and flips all three.
-//! - Solvers: [`solve`] answers one board by breadth-first search (fewest
+//! - Solvers: [`solve()`] answers one board by breadth-first search (fewest
 //!   moves, or for the fewest-pieces objective the best end in the fewest
 //!   moves); [`AnswerTable`] answers every state of a puzzle of at most 26
 //!   cells from one backward search, and [`batch`] uses it for judge input.

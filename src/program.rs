@@ -1,7 +1,9 @@
 //! The compiled puzzle: guarded XOR moves and a goal over a bitset state.
 //!
-//! A move is legal in state `s` when `s ⊇ need_on` and `s ∩ need_off = ∅`;
-//! applying it is `s ^= flip`. This is the one code path that applies moves:
+//! A move is legal in state `s` when every cell of `need_on` is set and every
+//! cell of `need_off` is clear; applying it toggles the cells of `flip`. Moves
+//! are kept as short cell lists, so a program's size grows with its number of
+//! moves, not with the square of its cells. This is the one code path that applies moves:
 //! solvers, replay checks and the CLI all go through [`Program::apply`].
 
 use std::sync::Arc;
@@ -25,18 +27,23 @@ pub struct Move {
     pub kind: MoveKind,
     /// The cells it involves, in order: the pressed cell; or from, over, to.
     pub cells: Vec<CellId>,
-    /// Cells that must be set for the move to be legal.
-    pub need_on: Bits,
-    /// Cells that must be clear for the move to be legal.
-    pub need_off: Bits,
-    /// Cells the move flips.
-    pub flip: Bits,
+    /// Cells that must be set for the move to be legal, ascending.
+    pub need_on: Vec<CellId>,
+    /// Cells that must be clear for the move to be legal, ascending.
+    pub need_off: Vec<CellId>,
+    /// Cells the move toggles, ascending and distinct.
+    pub flip: Vec<CellId>,
 }
 
 impl Move {
     /// Whether the move has no guard (a plain toggle).
     pub fn is_unguarded(&self) -> bool {
-        self.need_on.count_ones() == 0 && self.need_off.count_ones() == 0
+        self.need_on.is_empty() && self.need_off.is_empty()
+    }
+
+    /// Whether the move is legal in `state`.
+    pub fn is_legal(&self, state: &Bits) -> bool {
+        self.need_on.iter().all(|c| state.get(c.0)) && !self.need_off.iter().any(|c| state.get(c.0))
     }
 }
 
@@ -87,15 +94,14 @@ impl Program {
     /// A program over `cells` cells. Moves with an empty flip are dropped, and
     /// so are exact repeats of an earlier move.
     pub fn new(cells: usize, moves: Vec<Move>, goal: Goal) -> Program {
-        let mut kept: Vec<Move> = Vec::with_capacity(moves.len());
-        for m in moves {
-            let repeat = kept
-                .iter()
-                .any(|k| k.flip == m.flip && k.need_on == m.need_on && k.need_off == m.need_off);
-            if m.flip.count_ones() > 0 && !repeat {
-                kept.push(m);
-            }
-        }
+        let mut seen = std::collections::HashSet::new();
+        let kept: Vec<Move> = moves
+            .into_iter()
+            .filter(|m| {
+                !m.flip.is_empty()
+                    && seen.insert((m.flip.clone(), m.need_on.clone(), m.need_off.clone()))
+            })
+            .collect();
         Program {
             inner: Arc::new(Inner {
                 cells,
@@ -128,8 +134,7 @@ impl Program {
 
     /// Whether move `index` is legal in `state`.
     pub fn is_legal(&self, state: &Bits, index: usize) -> bool {
-        let m = &self.moves()[index];
-        m.need_on.is_subset(state) && m.need_off.is_disjoint(state)
+        self.moves()[index].is_legal(state)
     }
 
     /// Applies move `index` to `state`, or says why it cannot be applied.
@@ -144,6 +149,16 @@ impl Program {
             state = self.apply_step(&state, index, i + 1)?;
         }
         Ok(state)
+    }
+
+    /// Every state along `moves` from `start`: the start first, then one per move.
+    pub fn trace(&self, start: &Bits, moves: &[usize]) -> Result<Vec<Bits>, ReplayError> {
+        let mut states = vec![start.clone()];
+        for (i, &index) in moves.iter().enumerate() {
+            let next = self.apply_step(&states[i], index, i + 1)?;
+            states.push(next);
+        }
+        Ok(states)
     }
 
     /// Whether `state` is one of the goal's targets (always false for an objective).
@@ -162,7 +177,9 @@ impl Program {
             return Err(ReplayError::Illegal { step, index });
         }
         let mut next = state.clone();
-        next.xor_assign(&self.moves()[index].flip);
+        for c in &self.moves()[index].flip {
+            next.toggle(c.0);
+        }
         Ok(next)
     }
 }

@@ -15,7 +15,7 @@ use crate::symbols::Symbols;
 use toml::Spanned;
 
 /// The most positions a bounding grid may have (rows × cols).
-pub const MAX_GRID: usize = 1 << 27;
+pub const MAX_GRID: usize = 1 << 22;
 
 /// The largest offset or direction component a move rule may use.
 const MAX_OFFSET: i64 = 1 << 20;
@@ -292,9 +292,10 @@ fn build_board(src: &Src, spec: &Spanned<BoardSpec>) -> Result<Board> {
             format!("the grid has {rows} x {cols} positions, past the limit of {MAX_GRID}"),
         ));
     }
-    Ok(Board::grid(rows, cols, b.wrap, |r, c| {
-        mask.as_ref().is_none_or(|m| m[r][c])
-    }))
+    Ok(match mask {
+        Some(m) => Board::grid(rows, cols, b.wrap, |r, c| m[r][c]),
+        None => Board::rectangle(rows, cols, b.wrap),
+    })
 }
 
 fn build_symbols(src: &Src, spec: &SymbolsSpec) -> Result<Symbols> {

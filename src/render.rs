@@ -55,15 +55,11 @@ pub fn text(puzzle: &Puzzle, program: &Program, start: &Bits, outcome: &Outcome)
             }
             out.push_str("start\n");
             out.push_str(&board(start));
-            let mut state = start.clone();
-            for (i, &m) in solution.moves.iter().enumerate() {
-                state.xor_assign(&program.moves()[m].flip);
-                out.push_str(&format!(
-                    "{}. {}\n",
-                    i + 1,
-                    describe_move(puzzle, program, m)
-                ));
-                out.push_str(&board(&state));
+            let states = program.trace(start, &solution.moves).unwrap_or_default();
+            for (i, (&m, state)) in solution.moves.iter().zip(states.iter().skip(1)).enumerate() {
+                let step = describe_move(puzzle, program, m);
+                out.push_str(&format!("{}. {step}\n", i + 1));
+                out.push_str(&board(state));
             }
         }
     }
@@ -80,19 +76,19 @@ pub fn json(puzzle: &Puzzle, program: &Program, start: &Bits, outcome: &Outcome)
         "solvable": matches!(outcome, Outcome::Solved(_)),
     });
     if let Outcome::Solved(solution) = outcome {
-        let mut state = start.clone();
+        let states = program.trace(start, &solution.moves).unwrap_or_default();
         let moves: Vec<Value> = solution
             .moves
             .iter()
-            .map(|&m| {
+            .zip(states.iter().skip(1))
+            .map(|(&m, state)| {
                 let mv = &program.moves()[m];
-                state.xor_assign(&mv.flip);
                 let cells: Vec<[usize; 2]> =
                     mv.cells.iter().map(|&c| puzzle.board.coord(c)).collect();
                 json!({
                     "kind": match mv.kind { MoveKind::Toggle => "toggle", MoveKind::Jump => "jump" },
                     "cells": cells,
-                    "board": puzzle.board_text(&state),
+                    "board": puzzle.board_text(state),
                 })
             })
             .collect();

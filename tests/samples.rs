@@ -159,3 +159,16 @@ fn check_summarises_the_puzzle() {
     assert!(text.contains("moves:  20 (0 toggles, 20 jumps)"), "{text}");
     assert!(text.contains("linear: no"), "{text}");
 }
+
+#[test]
+fn search_past_64_cells_is_refused_with_the_limit() {
+    let board = ["ooooooooo"; 9].join("/");
+    let out = pegflip(&["solve", "tests/data/lights9x9.toml", &board], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the number of cells is 81, past the limit search cells = 64"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+}

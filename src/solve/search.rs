@@ -31,7 +31,7 @@ impl Masks {
                     .into(),
             });
         }
-        let word = |b: &crate::Bits| b.to_u64().unwrap_or(0);
+        let word = |cells: &[crate::CellId]| cells.iter().fold(0u64, |w, c| w | 1 << c.0);
         let moves = program.moves();
         Ok(Masks {
             need_on: moves.iter().map(|m| word(&m.need_on)).collect(),
