@@ -39,6 +39,7 @@ pub mod bits;
 pub mod board;
 pub mod compile;
 pub mod error;
+pub mod gf2;
 pub mod io;
 pub mod program;
 pub mod puzzle;
