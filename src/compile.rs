@@ -30,7 +30,8 @@ pub fn compile(puzzle: &Puzzle) -> Program {
         GoalRule::Targets(targets) => Goal::Targets(targets.iter().map(|t| t.1.clone()).collect()),
         GoalRule::FewestPieces => Goal::FewestPieces,
     };
-    Program::new(n, moves, goal)
+    let grid = board.is_rectangular().then(|| [board.rows(), board.cols()]);
+    Program::new(n, moves, goal, grid)
 }
 
 fn toggle(board: &Board, cell: CellId, offsets: &[Dir]) -> Move {

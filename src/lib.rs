@@ -30,7 +30,7 @@
 //! let board = puzzle.read_board("bwwb/bbwb/bwwb/bwww", "<board>")?.state;
 //! match solve(&program, &board, &Default::default())? {
 //!     Outcome::Solved(s) => assert_eq!(s.moves.len(), 4),
-//!     Outcome::Unsolvable => unreachable!("POJ 1753's sample is solvable"),
+//!     Outcome::Unsolvable(_) => unreachable!("POJ 1753's sample is solvable"),
 //! }
 //! # Ok::<(), pegflip::Error>(())
 //! ```
@@ -54,4 +54,6 @@ pub use error::{Diagnostic, Error, Result};
 pub use io::batch::{BatchOutput, batch};
 pub use program::{Goal, Move, MoveKind, Program};
 pub use puzzle::Puzzle;
-pub use solve::{AnswerTable, Limits, Outcome, Solution, solve};
+pub use solve::{
+    AnswerTable, Certificate, Limits, Linear, Outcome, Proof, Solution, SolverKind, solve, solve_with,
+};

@@ -80,6 +80,7 @@ pub enum ReplayError {
 #[derive(Debug)]
 struct Inner {
     cells: usize,
+    grid: Option<[usize; 2]>,
     moves: Vec<Move>,
     goal: Goal,
 }
@@ -92,8 +93,9 @@ pub struct Program {
 
 impl Program {
     /// A program over `cells` cells. Moves with an empty flip are dropped, and
-    /// so are exact repeats of an earlier move.
-    pub fn new(cells: usize, moves: Vec<Move>, goal: Goal) -> Program {
+    /// so are exact repeats of an earlier move. `grid` is `[rows, cols]` when
+    /// the cells are a full rectangle numbered `row * cols + col`.
+    pub fn new(cells: usize, moves: Vec<Move>, goal: Goal, grid: Option<[usize; 2]>) -> Program {
         let mut seen = std::collections::HashSet::new();
         let kept: Vec<Move> = moves
             .into_iter()
@@ -105,6 +107,7 @@ impl Program {
         Program {
             inner: Arc::new(Inner {
                 cells,
+                grid,
                 moves: kept,
                 goal,
             }),
@@ -114,6 +117,11 @@ impl Program {
     /// The number of cells (bits of a state).
     pub fn cells(&self) -> usize {
         self.inner.cells
+    }
+
+    /// `[rows, cols]` when the cells are a full rectangle numbered `row * cols + col`.
+    pub fn grid(&self) -> Option<[usize; 2]> {
+        self.inner.grid
     }
 
     /// The moves, indexed as solutions refer to them.
@@ -146,7 +154,7 @@ impl Program {
     pub fn replay(&self, start: &Bits, moves: &[usize]) -> Result<Bits, ReplayError> {
         let mut state = start.clone();
         for (i, &index) in moves.iter().enumerate() {
-            state = self.apply_step(&state, index, i + 1)?;
+            self.apply_in_place(&mut state, index, i + 1)?;
         }
         Ok(state)
     }
@@ -170,16 +178,21 @@ impl Program {
     }
 
     fn apply_step(&self, state: &Bits, index: usize, step: usize) -> Result<Bits, ReplayError> {
+        let mut next = state.clone();
+        self.apply_in_place(&mut next, index, step)?;
+        Ok(next)
+    }
+
+    fn apply_in_place(&self, state: &mut Bits, index: usize, step: usize) -> Result<(), ReplayError> {
         if index >= self.moves().len() {
             return Err(ReplayError::NoSuchMove { step, index });
         }
         if !self.is_legal(state, index) {
             return Err(ReplayError::Illegal { step, index });
         }
-        let mut next = state.clone();
         for c in &self.moves()[index].flip {
-            next.toggle(c.0);
+            state.toggle(c.0);
         }
-        Ok(next)
+        Ok(())
     }
 }

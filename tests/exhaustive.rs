@@ -73,7 +73,7 @@ fn flip4x4_search_matches_brute_force() {
                 assert!(program.is_target(&s.end));
                 Some(s.moves.len() as u32)
             }
-            Outcome::Unsolvable => None,
+            Outcome::Unsolvable(_) => None,
         };
         assert_eq!(got, brute[b], "board {}", flip_text(b, '/'));
     }

@@ -58,7 +58,7 @@ proptest! {
                     Some(s.moves.len() as u32)
                 }
             }
-            Outcome::Unsolvable => None,
+            Outcome::Unsolvable(_) => None,
         };
         prop_assert_eq!(got, table.answer(board), "{}", text);
     }

@@ -69,7 +69,7 @@ pub fn batch(
                     text.extend_from_slice(s.end.count_ones().to_string().as_bytes())
                 }
                 Outcome::Solved(s) => text.extend_from_slice(s.moves.len().to_string().as_bytes()),
-                Outcome::Unsolvable => text.extend_from_slice(impossible),
+                Outcome::Unsolvable(_) => text.extend_from_slice(impossible),
             }
             text.push(b'\n');
         }

@@ -1,5 +1,6 @@
-//! Solvers: search for one board, answer tables for many, and the replay check every answer passes.
+//! Solvers: search for one board, answer tables for many, GF(2) for linear puzzles, and the check every answer passes.
 
+pub mod linear;
 pub mod search;
 pub mod table;
 
@@ -7,6 +8,7 @@ use crate::bits::Bits;
 use crate::error::{Error, Result};
 use crate::program::{Goal, Program};
 
+pub use linear::{Certificate, Linear};
 pub use table::AnswerTable;
 
 /// Limits on the solvers' work, each with a documented default.
@@ -14,14 +16,62 @@ pub use table::AnswerTable;
 pub struct Limits {
     /// The most states one search may visit (`max-states`); default 2^25.
     pub max_states: usize,
+    /// The most memory dense GF(2) elimination may take, in bytes
+    /// (`gf2-memory`); default 4 GiB.
+    pub gf2_memory: u64,
+    /// The most word operations spent walking a solution coset for the fewest
+    /// presses (`coset-work`); default 2^32. Past it the answer is the best
+    /// found, marked not optimal.
+    pub coset_work: u64,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_states: 1 << 25,
+            gf2_memory: 4 << 30,
+            coset_work: 1 << 32,
         }
     }
+}
+
+/// Which solver answers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SolverKind {
+    /// gf2 for linear puzzles with targets, search otherwise.
+    #[default]
+    Auto,
+    /// Breadth-first search (at most 64 cells).
+    Bfs,
+    /// GF(2) elimination; refuses puzzles with guarded moves.
+    Gf2,
+}
+
+impl SolverKind {
+    /// The solver `Auto` stands for on this program.
+    pub fn resolve(self, program: &Program) -> SolverKind {
+        match self {
+            SolverKind::Auto
+                if program.is_linear() && matches!(program.goal(), Goal::Targets(_)) =>
+            {
+                SolverKind::Gf2
+            }
+            SolverKind::Auto => SolverKind::Bfs,
+            other => other,
+        }
+    }
+}
+
+/// Why no solution exists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// An exhaustive search visited every reachable state.
+    Search,
+    /// One parity certificate per target.
+    Parity(Vec<Certificate>),
+    /// Elimination showed the board is outside the moves' span, but the move
+    /// matrix is too large to produce a certificate.
+    Rank,
 }
 
 /// A checked answer for one board.
@@ -40,8 +90,8 @@ pub struct Solution {
 pub enum Outcome {
     /// The goal can be reached (for fewest pieces: always, possibly with no move).
     Solved(Solution),
-    /// No sequence of moves reaches a target; shown by exhaustive search.
-    Unsolvable,
+    /// No sequence of moves reaches a target, with the proof.
+    Unsolvable(Proof),
 }
 
 /// Finds the fewest moves from `start` to the goal (or, for the fewest-pieces
@@ -66,9 +116,85 @@ pub enum Outcome {
 /// assert_eq!((s.moves.len(), s.end.count_ones()), (2, 1));
 /// ```
 pub fn solve(program: &Program, start: &Bits, limits: &Limits) -> Result<Outcome> {
+    solve_with(program, start, limits, SolverKind::Auto)
+}
+
+/// [`solve()`] with a chosen solver. `Gf2` refuses a puzzle with guarded moves
+/// or an objective; `Bfs` refuses one of more than 64 cells.
+pub fn solve_with(
+    program: &Program,
+    start: &Bits,
+    limits: &Limits,
+    kind: SolverKind,
+) -> Result<Outcome> {
+    match kind.resolve(program) {
+        SolverKind::Gf2 => {
+            let linear = Linear::new(program, limits)?;
+            solve_linear(program, &linear, start, limits)
+        }
+        _ => solve_bfs(program, start, limits),
+    }
+}
+
+/// Solves one board of a linear puzzle already eliminated: the fewest
+/// presses over every target, or one certificate per target.
+pub fn solve_linear(
+    program: &Program,
+    linear: &Linear,
+    start: &Bits,
+    limits: &Limits,
+) -> Result<Outcome> {
+    let Goal::Targets(targets) = program.goal() else {
+        return Err(Error::Usage(
+            "the gf2 solver answers target goals; fewest pieces needs --solver bfs".into(),
+        ));
+    };
+    let mut best: Option<(Bits, bool)> = None;
+    let mut all_optimal = true;
+    let mut certificates = Vec::new();
+    let mut proved = true;
+    for target in targets {
+        let mut b = start.clone();
+        b.xor_assign(target);
+        match linear.solve(program, &b) {
+            Ok(x) => {
+                let (x, optimal) =
+                    linear::fewest_presses(&x, linear.null_space(), limits.coset_work);
+                all_optimal &= optimal;
+                if best.as_ref().is_none_or(|(b, _)| x.count_ones() < b.count_ones()) {
+                    best = Some((x, optimal));
+                }
+            }
+            Err(Some(cells)) => certificates.push(Certificate {
+                target: target.clone(),
+                cells,
+            }),
+            Err(None) => proved = false,
+        }
+    }
+    let outcome = match best {
+        Some((x, _)) => {
+            let moves: Vec<usize> = x.ones_iter().collect();
+            let end = program
+                .replay(start, &moves)
+                .map_err(|e| Error::Internal(format!("a gf2 press set does not replay: {e}")))?;
+            Outcome::Solved(Solution {
+                moves,
+                end,
+                optimal: all_optimal,
+            })
+        }
+        None if proved => Outcome::Unsolvable(Proof::Parity(certificates)),
+        None => Outcome::Unsolvable(Proof::Rank),
+    };
+    check(program, start, &outcome)?;
+    Ok(outcome)
+}
+
+fn solve_bfs(program: &Program, start: &Bits, limits: &Limits) -> Result<Outcome> {
     let word = start.to_u64().unwrap_or(0);
     let outcome = match search::bfs(program, word, limits)? {
-        None => Outcome::Unsolvable,
+        None => Outcome::Unsolvable(Proof::Search),
         Some(found) => Outcome::Solved(Solution {
             moves: found.moves,
             end: Bits::from_u64(program.cells(), found.end),
@@ -79,12 +205,21 @@ pub fn solve(program: &Program, start: &Bits, limits: &Limits) -> Result<Outcome
     Ok(outcome)
 }
 
-/// Replays a solution on the program: every move legal, the end state as
-/// claimed, and for targets the end is a target. An `Unsolvable` outcome
-/// passes trivially here; its proof is the exhaustive search that produced it.
+/// Checks an outcome independently of the solver that produced it: a
+/// solution is replayed (every move legal, the end state as claimed, and for
+/// targets the end is a target); a parity certificate is checked against its
+/// definition. A search proof is the exhaustive search itself.
 pub fn check(program: &Program, start: &Bits, outcome: &Outcome) -> Result<()> {
-    let Outcome::Solved(solution) = outcome else {
-        return Ok(());
+    let solution = match outcome {
+        Outcome::Solved(solution) => solution,
+        Outcome::Unsolvable(Proof::Parity(certificates)) => {
+            for c in certificates {
+                c.check(program, start)
+                    .map_err(|e| Error::Internal(format!("a certificate fails: {e}")))?;
+            }
+            return Ok(());
+        }
+        Outcome::Unsolvable(_) => return Ok(()),
     };
     let end = program
         .replay(start, &solution.moves)

@@ -64,6 +64,6 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     stdout.flush()?;
     Ok(match outcome {
         Outcome::Solved(_) => crate::OK,
-        Outcome::Unsolvable => crate::IMPOSSIBLE,
+        Outcome::Unsolvable(_) => crate::IMPOSSIBLE,
     })
 }
