@@ -42,6 +42,15 @@ impl Bits {
         bits
     }
 
+    /// The set whose words are `words` (lowest cells first), over `len` cells.
+    pub fn from_words(len: usize, words: &[u64]) -> Bits {
+        let mut bits = Bits::zeros(len);
+        let n = bits.words.len().min(words.len());
+        bits.words[..n].copy_from_slice(&words[..n]);
+        bits.clear_tail();
+        bits
+    }
+
     /// The bits as one word, when there are at most 64 cells.
     pub fn to_u64(&self) -> Option<u64> {
         match self.words.len() {

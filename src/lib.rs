@@ -41,6 +41,7 @@ pub mod compile;
 pub mod error;
 pub mod gf2;
 pub mod io;
+pub mod overrides;
 pub mod program;
 pub mod puzzle;
 pub mod render;
@@ -52,8 +53,10 @@ pub use bits::Bits;
 pub use board::{Board, CellId};
 pub use error::{Diagnostic, Error, Result};
 pub use io::batch::{BatchOutput, batch};
+pub use overrides::Override;
 pub use program::{Goal, Move, MoveKind, Program};
 pub use puzzle::Puzzle;
 pub use solve::{
-    AnswerTable, Certificate, Limits, Linear, Outcome, Proof, Solution, SolverKind, solve, solve_with,
+    AnswerTable, Certificate, Limits, Linear, Outcome, Proof, Solution, SolverKind, solve,
+    solve_with,
 };

@@ -96,13 +96,21 @@ impl Program {
     /// so are exact repeats of an earlier move. `grid` is `[rows, cols]` when
     /// the cells are a full rectangle numbered `row * cols + col`.
     pub fn new(cells: usize, moves: Vec<Move>, goal: Goal, grid: Option<[usize; 2]>) -> Program {
-        let mut seen = std::collections::HashSet::new();
+        let keep: Vec<bool> = {
+            let mut seen = rustc_hash::FxHashSet::default();
+            seen.reserve(moves.len());
+            moves
+                .iter()
+                .map(|m| {
+                    !m.flip.is_empty()
+                        && seen.insert((&m.flip[..], &m.need_on[..], &m.need_off[..]))
+                })
+                .collect()
+        };
         let kept: Vec<Move> = moves
             .into_iter()
-            .filter(|m| {
-                !m.flip.is_empty()
-                    && seen.insert((m.flip.clone(), m.need_on.clone(), m.need_off.clone()))
-            })
+            .zip(keep)
+            .filter_map(|(m, k)| k.then_some(m))
             .collect();
         Program {
             inner: Arc::new(Inner {
@@ -183,7 +191,12 @@ impl Program {
         Ok(next)
     }
 
-    fn apply_in_place(&self, state: &mut Bits, index: usize, step: usize) -> Result<(), ReplayError> {
+    fn apply_in_place(
+        &self,
+        state: &mut Bits,
+        index: usize,
+        step: usize,
+    ) -> Result<(), ReplayError> {
         if index >= self.moves().len() {
             return Err(ReplayError::NoSuchMove { step, index });
         }

@@ -10,6 +10,7 @@ use crate::bits::Bits;
 use crate::board::{Board, Dir};
 use crate::error::{Error, Result};
 use crate::io::board::{ReadBoard, read_slashed, read_tokens};
+use crate::overrides::Override;
 use crate::spec::{BoardSpec, GoalSpec, Header, MoveSpec, Spec, SymbolsSpec};
 use crate::symbols::Symbols;
 use toml::Spanned;
@@ -140,16 +141,44 @@ impl Puzzle {
 
     /// Reads a puzzle file from disk.
     pub fn from_file(path: &str) -> Result<Puzzle> {
+        Puzzle::from_file_with(path, &[])
+    }
+
+    /// Reads a puzzle file from disk and applies `--set` overrides to it.
+    pub fn from_file_with(path: &str, overrides: &[Override]) -> Result<Puzzle> {
         let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
             path: path.to_string(),
             source,
         })?;
-        Puzzle::parse(&text, path)
+        Puzzle::parse_with(&text, path, overrides)
     }
 
-    /// Reads a board written with rows joined by `/`; `file` names it in errors.
+    /// Parses puzzle text after applying `--set` overrides; an error inside
+    /// an overridden value points at its `--set` argument.
+    pub fn parse_with(text: &str, file: &str, overrides: &[Override]) -> Result<Puzzle> {
+        let (edited, placed) = crate::overrides::apply(text, overrides)?;
+        Puzzle::parse(&edited, file).map_err(|e| crate::overrides::relocate(e, &edited, &placed))
+    }
+
+    /// Reads a board written with rows joined by `/`, or the words `all-on`
+    /// and `all-off`; `file` names it in errors.
     pub fn read_board(&self, text: &str, file: &str) -> Result<ReadBoard> {
+        if let Some(state) = self.keyword(text) {
+            return Ok(ReadBoard {
+                state,
+                warnings: Vec::new(),
+            });
+        }
         read_slashed(text, 0, &self.board, &self.symbols, file, text)
+    }
+
+    /// The board named by `all-on` or `all-off`.
+    fn keyword(&self, text: &str) -> Option<Bits> {
+        match text {
+            "all-on" => Some(Bits::ones(self.board.cells())),
+            "all-off" => Some(Bits::zeros(self.board.cells())),
+            _ => None,
+        }
     }
 
     /// Reads a board written one row per line (or per whitespace-separated token).
@@ -168,6 +197,9 @@ impl Puzzle {
     }
 
     fn read_spanned(&self, src: &Src, text: &Spanned<String>) -> Result<Bits> {
+        if let Some(state) = self.keyword(text.get_ref()) {
+            return Ok(state);
+        }
         // The span covers the quotes; the text starts one byte in.
         let offset = text.span().start + 1;
         let read = read_slashed(
@@ -211,17 +243,9 @@ impl Puzzle {
             (_, Some(any)) => any.get_ref().iter().collect(),
             _ => unreachable!("exactly one goal key is set"),
         };
-        let cells = self.board.cells();
         targets
             .into_iter()
-            .map(|t| {
-                let state = match t.get_ref().as_str() {
-                    "all-on" => Bits::ones(cells),
-                    "all-off" => Bits::zeros(cells),
-                    _ => self.read_spanned(src, t)?,
-                };
-                Ok((t.get_ref().clone(), state))
-            })
+            .map(|t| Ok((t.get_ref().clone(), self.read_spanned(src, t)?)))
             .collect::<Result<Vec<_>>>()
             .map(GoalRule::Targets)
     }

@@ -125,7 +125,11 @@ pub fn text(puzzle: &Puzzle, program: &Program, start: &Bits, outcome: &Outcome)
             if solution.moves.len().saturating_mul(program.cells()) > STEP_BOARDS_LIMIT {
                 let linear = program.is_linear();
                 for (i, &m) in solution.moves.iter().enumerate() {
-                    out.push_str(&format!("{}. {}\n", i + 1, describe_move(puzzle, program, m)));
+                    out.push_str(&format!(
+                        "{}. {}\n",
+                        i + 1,
+                        describe_move(puzzle, program, m)
+                    ));
                 }
                 if linear {
                     out.push_str(&format!("pressed cells, marked {MARK}\n"));
@@ -140,7 +144,11 @@ pub fn text(puzzle: &Puzzle, program: &Program, start: &Bits, outcome: &Outcome)
                 let states = program.trace(start, &solution.moves).unwrap_or_default();
                 for (i, (&m, state)) in solution.moves.iter().zip(states.iter().skip(1)).enumerate()
                 {
-                    out.push_str(&format!("{}. {}\n", i + 1, describe_move(puzzle, program, m)));
+                    out.push_str(&format!(
+                        "{}. {}\n",
+                        i + 1,
+                        describe_move(puzzle, program, m)
+                    ));
                     out.push_str(&board(state));
                 }
             }

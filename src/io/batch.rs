@@ -5,9 +5,8 @@ use crate::error::{Diagnostic, Error, Result};
 use crate::io::board::{read_row, tokens};
 use crate::program::{Goal, Program};
 use crate::puzzle::Puzzle;
-use crate::solve::search::MAX_SEARCH_CELLS;
 use crate::solve::table::{AnswerTable, MAX_TABLE_CELLS};
-use crate::solve::{Limits, Outcome, solve};
+use crate::solve::{Limits, Linear, Outcome, SolverKind, solve_linear, solve_with};
 use crate::spec::Header;
 
 /// The output of a batch run.
@@ -23,13 +22,15 @@ pub struct BatchOutput {
 /// the fewest moves (or the puzzle's `impossible` word), or for the
 /// fewest-pieces objective the fewest pieces that can remain.
 ///
-/// Many boards of a small puzzle are answered from an [`AnswerTable`]; others
-/// by a search each.
+/// Many boards of a small puzzle are answered from an [`AnswerTable`]; a
+/// linear puzzle otherwise by the gf2 solver (eliminated once); others by a
+/// search each. `kind` picks the solver as `solve --solver` does.
 ///
 /// ```
 /// let puzzle = pegflip::Puzzle::from_file("puzzles/pebble12.toml").unwrap();
-/// let out = pegflip::batch(&puzzle, &puzzle.compile(), b"2\n---oo-------\noooooooooooo\n", "<stdin>",
-///     &Default::default()).unwrap();
+/// let input = b"2\n---oo-------\noooooooooooo\n";
+/// let out = pegflip::batch(&puzzle, &puzzle.compile(), input, "<stdin>",
+///     &Default::default(), pegflip::SolverKind::Auto).unwrap();
 /// assert_eq!(out.text, b"1\n12\n");
 /// ```
 pub fn batch(
@@ -38,40 +39,59 @@ pub fn batch(
     input: &[u8],
     file: &str,
     limits: &Limits,
+    kind: SolverKind,
 ) -> Result<BatchOutput> {
     let source = std::str::from_utf8(input).map_err(|e| {
         let text = String::from_utf8_lossy(input);
         Error::input(file, &text, e.valid_up_to(), "input is not valid UTF-8")
     })?;
-    if program.cells() > MAX_SEARCH_CELLS {
-        // The search solvers say why, with the limit.
-        crate::solve::search::Masks::new(program)?;
-    }
     let (boards, warnings) = read_boards(puzzle, source, file)?;
-    let objective = matches!(program.goal(), Goal::FewestPieces);
+    let cells = program.cells();
+    let words = cells.div_ceil(64).max(1);
+    let count = boards.len() / words;
     let impossible = puzzle.batch.impossible.as_bytes();
-    let mut text = Vec::with_capacity(boards.len() * 3);
-    if use_table(program.cells(), boards.len()) {
+    let numbers: Vec<String> = (0..256).map(|n| n.to_string()).collect();
+    let mut text = Vec::with_capacity(count * 3);
+    let mut answer = |v: Option<usize>| {
+        match v {
+            Some(v) if v < numbers.len() => text.extend_from_slice(numbers[v].as_bytes()),
+            Some(v) => text.extend_from_slice(v.to_string().as_bytes()),
+            None => text.extend_from_slice(impossible),
+        }
+        text.push(b'\n');
+    };
+    let table = match kind {
+        SolverKind::Gf2 => false,
+        SolverKind::Bfs => use_table(cells, count),
+        SolverKind::Auto => use_table(cells, count),
+    };
+    if table {
         let table = AnswerTable::build(program)?;
-        let numbers: Vec<String> = (0..256).map(|n| n.to_string()).collect();
         for &b in &boards {
-            match table.answer(b) {
-                Some(v) => text.extend_from_slice(numbers[v as usize].as_bytes()),
-                None => text.extend_from_slice(impossible),
-            }
-            text.push(b'\n');
+            answer(table.answer(b).map(|v| v as usize));
+        }
+    } else if kind.resolve(program) == SolverKind::Gf2 {
+        let linear = Linear::new(program, limits)?;
+        for b in boards.chunks(words) {
+            let start = Bits::from_words(cells, b);
+            answer(match solve_linear(program, &linear, &start, limits)? {
+                Outcome::Solved(s) => Some(s.moves.len()),
+                Outcome::Unsolvable(_) => None,
+            });
         }
     } else {
-        for &b in &boards {
-            let start = Bits::from_u64(program.cells(), b);
-            match solve(program, &start, limits)? {
-                Outcome::Solved(s) if objective => {
-                    text.extend_from_slice(s.end.count_ones().to_string().as_bytes())
-                }
-                Outcome::Solved(s) => text.extend_from_slice(s.moves.len().to_string().as_bytes()),
-                Outcome::Unsolvable(_) => text.extend_from_slice(impossible),
-            }
-            text.push(b'\n');
+        // The search solvers refuse past 64 cells, and say why.
+        crate::solve::search::Masks::new(program)?;
+        let objective = matches!(program.goal(), Goal::FewestPieces);
+        for b in boards.chunks(words) {
+            let start = Bits::from_words(cells, b);
+            answer(
+                match solve_with(program, &start, limits, SolverKind::Bfs)? {
+                    Outcome::Solved(s) if objective => Some(s.end.count_ones()),
+                    Outcome::Solved(s) => Some(s.moves.len()),
+                    Outcome::Unsolvable(_) => None,
+                },
+            );
         }
     }
     Ok(BatchOutput { text, warnings })
@@ -82,7 +102,7 @@ fn use_table(cells: usize, boards: usize) -> bool {
     cells <= MAX_TABLE_CELLS && (cells <= 20 || (boards as u64) << 12 >= 1u64 << cells)
 }
 
-/// Reads every board of the input as a one-word state.
+/// Reads every board of the input: `cells.div_ceil(64)` words per board, one after another.
 fn read_boards(puzzle: &Puzzle, source: &str, file: &str) -> Result<(Vec<u64>, Vec<Diagnostic>)> {
     let board = &puzzle.board;
     let (rows, cols) = (board.rows(), board.cols());
@@ -111,33 +131,31 @@ fn read_boards(puzzle: &Puzzle, source: &str, file: &str) -> Result<(Vec<u64>, V
             Some(n)
         }
     };
+    let words = board.cells().div_ceil(64);
+    let mut state = vec![0u64; words];
+    let mut count = 0;
     let mut boards = Vec::with_capacity(
-        expected
-            .unwrap_or(source.len() / (board.cells() + 1))
-            .min(1 << 24),
+        (expected.unwrap_or(source.len() / (board.cells() + 1)) * words).min(1 << 24),
     );
     loop {
-        if expected == Some(boards.len()) {
+        if expected == Some(count) {
             if let Some((at, _)) = toks.next() {
                 warnings.push(Diagnostic::warning(
                     file,
                     source,
                     at,
-                    format!(
-                        "ignored input after the last of the {} boards",
-                        boards.len()
-                    ),
+                    format!("ignored input after the last of the {count} boards"),
                 ));
             }
             break;
         }
-        let mut state = 0u64;
+        state.fill(0);
         for r in 0..rows {
             let Some((at, tok)) = toks.next() else {
                 if r == 0 && expected.is_none() {
                     return Ok((boards, warnings));
                 }
-                let k = boards.len() + 1;
+                let k = count + 1;
                 let message = match expected {
                     Some(n) if r == 0 => {
                         let boards = if k == 2 { "board" } else { "boards" };
@@ -158,10 +176,12 @@ fn read_boards(puzzle: &Puzzle, source: &str, file: &str) -> Result<(Vec<u64>, V
                 && tok.len() == cols
                 && let Some(mask) = puzzle.symbols.row_mask(tok.as_bytes())
             {
-                state |= mask << (r * cols);
+                state[0] |= mask << (r * cols);
                 continue;
             }
-            match read_row(tok, r, board, &puzzle.symbols, |c| state |= 1 << c) {
+            match read_row(tok, r, board, &puzzle.symbols, |c| {
+                state[c / 64] |= 1 << (c % 64)
+            }) {
                 Ok(None) => {}
                 Ok(Some(w)) => {
                     warnings.push(Diagnostic::warning(file, source, at + w.at, w.message))
@@ -169,7 +189,8 @@ fn read_boards(puzzle: &Puzzle, source: &str, file: &str) -> Result<(Vec<u64>, V
                 Err(e) => return Err(Error::input(file, source, at + e.at, e.message)),
             }
         }
-        boards.push(state);
+        boards.extend_from_slice(&state);
+        count += 1;
     }
     Ok((boards, warnings))
 }

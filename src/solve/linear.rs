@@ -267,14 +267,26 @@ struct Chase {
     system: Solver,
 }
 
+/// Whether light chasing applies: a full rectangle, exactly one unguarded
+/// toggle pressed at each cell, and each press reaching the row before it (in
+/// one of the two vertical chase orders) only at the cell directly beside it.
+pub fn chase_applies(program: &Program) -> bool {
+    Chase::layout(program).is_some()
+}
+
+/// `(move at each cell, cell of each move, upward)` when chasing applies.
+type Layout = (Vec<usize>, Vec<usize>, bool);
+
 impl Chase {
-    fn new(program: &Program) -> Option<Chase> {
+    fn layout(program: &Program) -> Option<Layout> {
         let [rows, cols] = program.grid()?;
         let n = program.cells();
         let mut move_at = vec![usize::MAX; n];
         let mut cell_of = Vec::with_capacity(n);
         for (i, m) in program.moves().iter().enumerate() {
-            let &[cell] = m.cells.as_slice() else { return None };
+            let &[cell] = m.cells.as_slice() else {
+                return None;
+            };
             if !m.is_unguarded() || move_at[cell.0] != usize::MAX {
                 return None;
             }
@@ -291,6 +303,12 @@ impl Chase {
         } else {
             return None;
         };
+        Some((move_at, cell_of, upward))
+    }
+
+    fn new(program: &Program) -> Option<Chase> {
+        let (move_at, cell_of, upward) = Chase::layout(program)?;
+        let [rows, cols] = program.grid()?;
         let order = |r: usize| if upward { rows - 1 - r } else { r };
         let flips: Vec<Vec<(isize, usize)>> = program
             .moves()
@@ -304,7 +322,12 @@ impl Chase {
                     .collect()
             })
             .collect();
-        let reach = flips.iter().flatten().map(|&(dt, _)| dt.max(0) as usize).max().unwrap_or(0);
+        let reach = flips
+            .iter()
+            .flatten()
+            .map(|&(dt, _)| dt.max(0) as usize)
+            .max()
+            .unwrap_or(0);
         let symmetric = program.moves().iter().enumerate().all(|(i, m)| {
             m.flip.iter().all(|f| {
                 program.moves()[move_at[f.0]]

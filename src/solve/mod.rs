@@ -161,7 +161,10 @@ pub fn solve_linear(
                 let (x, optimal) =
                     linear::fewest_presses(&x, linear.null_space(), limits.coset_work);
                 all_optimal &= optimal;
-                if best.as_ref().is_none_or(|(b, _)| x.count_ones() < b.count_ones()) {
+                if best
+                    .as_ref()
+                    .is_none_or(|(b, _)| x.count_ones() < b.count_ones())
+                {
                     best = Some((x, optimal));
                 }
             }

@@ -15,17 +15,28 @@ The input format is the puzzle's [batch] section: boards one after another
 separates rows. Surplus empty cells past the end of a row are dropped with a
 warning on stderr; a surplus piece is an error.")]
 pub struct Args {
-    /// The puzzle file.
-    puzzle: String,
+    #[command(flatten)]
+    puzzle: crate::common::PuzzleArgs,
     /// The input file; standard input when absent or `-`.
     input: Option<String>,
+    /// Which solver answers.
+    #[arg(long, value_enum, default_value_t)]
+    solver: crate::common::SolverArg,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<u8> {
-    let puzzle = pegflip::Puzzle::from_file(&args.puzzle)?;
+    let puzzle = args.puzzle.load()?;
     let program = puzzle.compile();
     let (input, name) = crate::read_input(args.input.as_deref())?;
-    let out = pegflip::batch(&puzzle, &program, &input, &name, &Default::default())?;
+    let limits = Default::default();
+    let out = pegflip::batch(
+        &puzzle,
+        &program,
+        &input,
+        &name,
+        &limits,
+        args.solver.into(),
+    )?;
     crate::warn(&out.warnings);
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(&out.text)?;

@@ -11,18 +11,18 @@ use pegflip::{Goal, MoveKind};
 Example:
   pegflip check puzzles/flip4x4.toml")]
 pub struct Args {
-    /// The puzzle file.
-    puzzle: String,
+    #[command(flatten)]
+    puzzle: crate::common::PuzzleArgs,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<u8> {
-    let puzzle = pegflip::Puzzle::from_file(&args.puzzle)?;
+    let puzzle = args.puzzle.load()?;
     let program = puzzle.compile();
     let board = &puzzle.board;
     let count = |kind| program.moves().iter().filter(|m| m.kind == kind).count();
     let (toggles, jumps) = (count(MoveKind::Toggle), count(MoveKind::Jump));
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{}: ok", args.puzzle)?;
+    writeln!(out, "{}: ok", args.puzzle.puzzle)?;
     writeln!(out, "name:   {}", puzzle.name)?;
     let shape = if board.is_rectangular() {
         ""
@@ -53,16 +53,29 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         "no (guarded moves)"
     };
     writeln!(out, "linear: {linear}")?;
-    writeln!(out, "solver: {}", solver_summary(program.cells()))?;
+    writeln!(out, "solver: {}", solver_summary(&program))?;
     if let Some(start) = &puzzle.start {
-        writeln!(out, "start:  {}", puzzle.board_text(start))?;
+        let text = puzzle.board_text(start);
+        if text.len() <= 200 {
+            writeln!(out, "start:  {text}")?;
+        } else {
+            writeln!(out, "start:  declared ({} pieces)", start.count_ones())?;
+        }
     }
     Ok(crate::OK)
 }
 
-fn solver_summary(cells: usize) -> String {
-    use pegflip::solve::{search::MAX_SEARCH_CELLS, table::MAX_TABLE_CELLS};
-    if cells > MAX_SEARCH_CELLS {
+fn solver_summary(program: &pegflip::Program) -> String {
+    use pegflip::solve::{linear, search::MAX_SEARCH_CELLS, table::MAX_TABLE_CELLS};
+    let cells = program.cells();
+    if program.is_linear() && matches!(program.goal(), Goal::Targets(_)) {
+        let how = if linear::chase_applies(program) {
+            "light chasing"
+        } else {
+            "dense elimination"
+        };
+        format!("gf2 ({how}); bfs also works up to {MAX_SEARCH_CELLS} cells")
+    } else if cells > MAX_SEARCH_CELLS {
         format!("none: search handles at most {MAX_SEARCH_CELLS} cells")
     } else if cells <= MAX_TABLE_CELLS {
         format!("bfs; batch answers from a table of 2^{cells} states")

@@ -1,7 +1,9 @@
 //! The `pegflip` command line: parses arguments, calls the library, prints, and picks the exit code.
 
+mod analyze;
 mod batch;
 mod check;
+mod common;
 mod solve;
 
 use std::io::Write;
@@ -29,6 +31,7 @@ Examples:
   pegflip solve puzzles/flip4x4.toml bwwb/bbwb/bwwb/bwww
   pegflip batch puzzles/pebble12.toml < tests/data/pebble12-uva10651.in
   pegflip check puzzles/flip4x4.toml
+  pegflip analyze puzzles/lights-out.toml
 
 Exit status: 0 success, 1 `solve` proved the board impossible,
 2 bad input or usage, 3 internal error."
@@ -43,6 +46,7 @@ enum Command {
     Solve(solve::Args),
     Batch(batch::Args),
     Check(check::Args),
+    Analyze(analyze::Args),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +55,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Batch(args) => batch::run(args),
         Command::Check(args) => check::run(args),
+        Command::Analyze(args) => analyze::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -16,18 +16,25 @@ Examples:
 The first line is what `batch` would print for the board. Coordinates are
 0-based [row, col]. Exit status 1 means the board is proven impossible.")]
 pub struct Args {
-    /// The puzzle file.
-    puzzle: String,
+    #[command(flatten)]
+    puzzle: crate::common::PuzzleArgs,
     /// The board: rows joined by `/`, or `-` to read one row per line from
     /// stdin. Absent: the puzzle's declared start.
     board: Option<String>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Which solver answers.
+    #[arg(long, value_enum, default_value_t)]
+    solver: crate::common::SolverArg,
+    /// Word operations allowed for walking the solution coset (gf2's fewest
+    /// presses); past it the answer is the best found, marked not optimal.
+    #[arg(long, value_name = "N", default_value_t = 1 << 32)]
+    coset_work: u64,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<u8> {
-    let puzzle = pegflip::Puzzle::from_file(&args.puzzle)?;
+    let puzzle = args.puzzle.load()?;
     let program = puzzle.compile();
     let start = match args.board.as_deref() {
         Some("-") => {
@@ -45,11 +52,15 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         None => puzzle.start.clone().ok_or_else(|| {
             pegflip::Error::Usage(format!(
                 "no BOARD given, and {} declares no start position",
-                args.puzzle
+                args.puzzle.puzzle
             ))
         })?,
     };
-    let outcome = pegflip::solve(&program, &start, &Default::default())?;
+    let limits = pegflip::Limits {
+        coset_work: args.coset_work,
+        ..Default::default()
+    };
+    let outcome = pegflip::solve_with(&program, &start, &limits, args.solver.into())?;
     let mut stdout = std::io::stdout().lock();
     if args.json {
         let value = render::json(&puzzle, &program, &start, &outcome);

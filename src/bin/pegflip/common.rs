@@ -1,0 +1,48 @@
+//! Arguments every command shares: the puzzle file, `--set` overrides, and the solver choice.
+
+use clap::{Args, ValueEnum};
+use pegflip::{Override, Puzzle, SolverKind};
+
+/// The puzzle file and its overrides.
+#[derive(Args)]
+pub struct PuzzleArgs {
+    /// The puzzle file.
+    pub puzzle: String,
+    /// Override a key of the puzzle file, as in `--set board.rows=7`; repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+}
+
+impl PuzzleArgs {
+    /// Reads, overrides and validates the puzzle.
+    pub fn load(&self) -> anyhow::Result<Puzzle> {
+        let overrides = self
+            .set
+            .iter()
+            .map(|arg| Override::parse(arg))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Puzzle::from_file_with(&self.puzzle, &overrides)?)
+    }
+}
+
+/// `--solver`.
+#[derive(Clone, Copy, Default, ValueEnum)]
+pub enum SolverArg {
+    /// gf2 for linear puzzles with targets, bfs otherwise.
+    #[default]
+    Auto,
+    /// Breadth-first search: fewest moves, at most 64 cells.
+    Bfs,
+    /// Elimination over GF(2): toggle-only puzzles of any size.
+    Gf2,
+}
+
+impl From<SolverArg> for SolverKind {
+    fn from(arg: SolverArg) -> SolverKind {
+        match arg {
+            SolverArg::Auto => SolverKind::Auto,
+            SolverArg::Bfs => SolverKind::Bfs,
+            SolverArg::Gf2 => SolverKind::Gf2,
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! `--set KEY=VALUE`: overrides applied to a puzzle file's text before it is validated.
+//!
+//! The edited text goes through the same parsing and validation as the file.
+//! An error inside an overridden value points at the `--set` argument.
+
+use std::ops::Range;
+
+use toml_edit::{DocumentMut, Item, Value};
+
+use crate::error::{Diagnostic, Error, Result};
+
+/// One `KEY=VALUE` override. KEY is a dotted path (`board.rows`; a number
+/// picks an element of an array of tables, as in `moves.0.toggle`). VALUE is
+/// TOML (`100`, `true`, `"plus"`, `[[0, 1]]`); anything that is not valid
+/// TOML is taken as a string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Override {
+    arg: String,
+    key: Vec<String>,
+    value: String,
+}
+
+impl Override {
+    /// Parses `KEY=VALUE`.
+    pub fn parse(arg: &str) -> Result<Override> {
+        let bad = |message: &str, at: usize| {
+            Error::Input(Box::new(Diagnostic::error("--set", arg, at, message)))
+        };
+        let Some((key, value)) = arg.split_once('=') else {
+            return Err(bad("expected KEY=VALUE, as in board.rows=7", arg.len()));
+        };
+        let key: Vec<String> = key.trim().split('.').map(str::to_string).collect();
+        if key.iter().any(|k| k.is_empty()) {
+            return Err(bad("the key has an empty part: write it as board.rows", 0));
+        }
+        Ok(Override {
+            arg: arg.to_string(),
+            key,
+            value: value.trim().to_string(),
+        })
+    }
+
+    fn value(&self) -> Value {
+        self.value
+            .parse::<Value>()
+            .unwrap_or_else(|_| Value::from(self.value.as_str()))
+    }
+
+    /// The byte offset of VALUE within the argument.
+    fn value_offset(&self) -> usize {
+        let eq = self.arg.find('=').unwrap_or(0) + 1;
+        eq + (self.arg[eq..].len() - self.arg[eq..].trim_start().len())
+    }
+}
+
+/// Where each override's value landed in the edited text.
+pub(crate) struct Placed {
+    span: Range<usize>,
+    arg: String,
+    value_offset: usize,
+}
+
+/// Applies `overrides` to `text`. Text that is not valid TOML is returned
+/// unchanged, for the parser to report.
+pub(crate) fn apply(text: &str, overrides: &[Override]) -> Result<(String, Vec<Placed>)> {
+    if overrides.is_empty() {
+        return Ok((text.to_string(), Vec::new()));
+    }
+    let Ok(mut doc) = text.parse::<DocumentMut>() else {
+        return Ok((text.to_string(), Vec::new()));
+    };
+    for o in overrides {
+        let slot = walk(doc.as_item_mut(), o)?;
+        *slot = Item::Value(o.value());
+    }
+    let edited = doc.to_string();
+    let mut placed = Vec::new();
+    if let Ok(parsed) = toml_edit::Document::parse(edited.as_str()) {
+        for o in overrides {
+            let mut item = parsed.as_item();
+            for k in &o.key {
+                item = match k.parse::<usize>() {
+                    Ok(i) if item.is_array_of_tables() || item.is_array() => &item[i],
+                    _ => &item[k.as_str()],
+                };
+            }
+            if let Some(span) = item.span() {
+                placed.push(Placed {
+                    span,
+                    arg: o.arg.clone(),
+                    value_offset: o.value_offset(),
+                });
+            }
+        }
+    }
+    Ok((edited, placed))
+}
+
+/// The item at the override's key, creating tables on the way.
+fn walk<'a>(root: &'a mut Item, o: &Override) -> Result<&'a mut Item> {
+    let mut item = root;
+    for (depth, k) in o.key.iter().enumerate() {
+        let path = o.key[..depth].join(".");
+        let len = item
+            .as_array_of_tables()
+            .map(|a| a.len())
+            .or_else(|| item.as_array().map(|a| a.len()));
+        item = match (k.parse::<usize>(), len) {
+            (Ok(i), Some(len)) if i < len => &mut item[i],
+            (_, Some(len)) => {
+                return Err(Error::Input(Box::new(Diagnostic::error(
+                    "--set",
+                    &o.arg,
+                    0,
+                    format!(
+                        "`{path}` has {len} entries, numbered 0 to {}",
+                        len.max(1) - 1
+                    ),
+                ))));
+            }
+            _ if item.is_table_like() || item.is_none() => &mut item[k.as_str()],
+            _ => {
+                return Err(Error::Input(Box::new(Diagnostic::error(
+                    "--set",
+                    &o.arg,
+                    0,
+                    format!("`{path}` is a value, not a table: it has no key `{k}`"),
+                ))));
+            }
+        };
+    }
+    Ok(item)
+}
+
+/// Moves an error that lies inside an overridden value onto its `--set` argument.
+pub(crate) fn relocate(err: Error, edited: &str, placed: &[Placed]) -> Error {
+    let Error::Input(d) = &err else { return err };
+    // The diagnostic's byte offset in the edited text.
+    let line_start: usize = edited
+        .split_inclusive('\n')
+        .take(d.line - 1)
+        .map(str::len)
+        .sum();
+    let col_bytes: usize = edited[line_start..]
+        .chars()
+        .take(d.col - 1)
+        .map(char::len_utf8)
+        .sum();
+    let at = line_start + col_bytes;
+    match placed
+        .iter()
+        .find(|p| p.span.contains(&at) || p.span.end == at)
+    {
+        Some(p) => {
+            let inside = (at - p.span.start).min(p.arg.len() - p.value_offset);
+            Error::Input(Box::new(Diagnostic {
+                file: "--set".into(),
+                ..Diagnostic::error("--set", &p.arg, p.value_offset + inside, d.message.clone())
+            }))
+        }
+        None => err,
+    }
+}
