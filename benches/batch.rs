@@ -21,6 +21,7 @@ fn batch_million(c: &mut Criterion) {
                     black_box(&input),
                     "bench",
                     &Default::default(),
+                    pegflip::SolverKind::Auto,
                 )
                 .unwrap();
                 black_box(out.text.len())

@@ -126,6 +126,7 @@ fn pebble12_every_board_matches_brute_force() {
         input.as_bytes(),
         "<test>",
         &Default::default(),
+        pegflip::SolverKind::Auto,
     )
     .unwrap();
     let expected: String = brute.iter().map(|v| format!("{v}\n")).collect();

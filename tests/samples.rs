@@ -163,7 +163,16 @@ fn check_summarises_the_puzzle() {
 #[test]
 fn search_past_64_cells_is_refused_with_the_limit() {
     let board = ["ooooooooo"; 9].join("/");
-    let out = pegflip(&["solve", "tests/data/lights9x9.toml", &board], b"");
+    let out = pegflip(
+        &[
+            "solve",
+            "tests/data/lights9x9.toml",
+            "--solver",
+            "bfs",
+            &board,
+        ],
+        b"",
+    );
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(

@@ -360,7 +360,7 @@ impl Solver {
             }
         }
         // Bits past n in the last word belong to the identity part: mask them off.
-        if self.n % 64 != 0 {
+        if !self.n.is_multiple_of(64) {
             residual[words - 1] &= (1u64 << (self.n % 64)) - 1;
         }
         let Some(j) = ones(&residual).next() else {

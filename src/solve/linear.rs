@@ -121,6 +121,22 @@ impl Linear {
                     .into(),
             });
         }
+        // Four Russians: each of n/8 column blocks touches every row once.
+        let work = m as u128 * (n + m).div_ceil(64) as u128 * n.div_ceil(8) as u128;
+        if work > limits.gf2_work as u128 {
+            return Err(Error::Limit {
+                what: format!(
+                    "the work to eliminate {m} moves over {n} cells (estimated word operations)"
+                ),
+                name: "gf2-work",
+                value: work,
+                limit: limits.gf2_work as u128,
+                hint: "dense elimination grows with the cube of the cells; light chasing would \
+                       need a rectangular board whose toggles reach one row ahead only at the \
+                       cell directly beside"
+                    .into(),
+            });
+        }
         let columns: Vec<Vec<usize>> = program
             .moves()
             .iter()

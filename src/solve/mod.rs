@@ -19,6 +19,9 @@ pub struct Limits {
     /// The most memory dense GF(2) elimination may take, in bytes
     /// (`gf2-memory`); default 4 GiB.
     pub gf2_memory: u64,
+    /// The most 64-bit word operations dense elimination may be estimated to
+    /// take (`gf2-work`); default 2^35, about half a minute here.
+    pub gf2_work: u64,
     /// The most word operations spent walking a solution coset for the fewest
     /// presses (`coset-work`); default 2^32. Past it the answer is the best
     /// found, marked not optimal.
@@ -30,6 +33,7 @@ impl Default for Limits {
         Limits {
             max_states: 1 << 25,
             gf2_memory: 4 << 30,
+            gf2_work: 1 << 35,
             coset_work: 1 << 32,
         }
     }

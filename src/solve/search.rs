@@ -1,7 +1,5 @@
 //! Breadth-first search from one board over states of at most 64 cells.
 
-use rustc_hash::FxHashMap;
-
 use crate::error::{Error, Result};
 use crate::program::{Goal, Program};
 use crate::solve::Limits;
@@ -70,53 +68,95 @@ pub(crate) fn bfs(program: &Program, start: u64, limits: &Limits) -> Result<Opti
         Goal::FewestPieces => Vec::new(),
     };
     let objective = matches!(program.goal(), Goal::FewestPieces);
-    // parent[state] = (previous state, move index); the start is its own parent.
-    let mut parent: FxHashMap<u64, (u64, u32)> = FxHashMap::default();
-    parent.insert(start, (start, u32::MAX));
-    let mut best = start;
-    let mut frontier = vec![start];
-    let mut next = Vec::new();
-    while !frontier.is_empty() {
-        for &s in &frontier {
+    let mut seen = Seen::new(program.cells());
+    seen.insert(start);
+    let mut visited = 1usize;
+    // Each layer lists its states with the move that first reached them.
+    let mut layers: Vec<Vec<(u64, u32)>> = vec![vec![(start, START)]];
+    let mut best = (start, 0);
+    loop {
+        let depth = layers.len() - 1;
+        let mut next = Vec::new();
+        for &(s, _) in &layers[depth] {
             if !objective && targets.contains(&s) {
-                return Ok(Some(path(&parent, start, s)));
+                return Ok(Some(path(&layers, &masks, depth, s)));
             }
-            if objective && s.count_ones() < best.count_ones() {
-                best = s;
+            if objective && s.count_ones() < best.0.count_ones() {
+                best = (s, depth);
             }
             for m in 0..masks.len() {
-                if !masks.legal(s, m) {
-                    continue;
+                if masks.legal(s, m) {
+                    let t = s ^ masks.flip[m];
+                    if seen.insert(t) {
+                        next.push((t, m as u32));
+                    }
                 }
-                let t = s ^ masks.flip[m];
-                if let std::collections::hash_map::Entry::Vacant(e) = parent.entry(t) {
-                    e.insert((s, m as u32));
-                    next.push(t);
-                }
-            }
-            if parent.len() > limits.max_states {
-                return Err(Error::Limit {
-                    what: "the number of states visited".into(),
-                    name: "max-states",
-                    value: parent.len() as u128,
-                    limit: limits.max_states as u128,
-                    hint: "the state space reachable from this board is too large to search".into(),
-                });
             }
         }
-        std::mem::swap(&mut frontier, &mut next);
-        next.clear();
+        visited += next.len();
+        if visited > limits.max_states {
+            return Err(Error::Limit {
+                what: "the number of states visited".into(),
+                name: "max-states",
+                value: visited as u128,
+                limit: limits.max_states as u128,
+                hint: "the state space reachable from this board is too large to search".into(),
+            });
+        }
+        if next.is_empty() {
+            break;
+        }
+        layers.push(next);
     }
-    Ok(objective.then(|| path(&parent, start, best)))
+    Ok(objective.then(|| path(&layers, &masks, best.1, best.0)))
 }
 
-fn path(parent: &FxHashMap<u64, (u64, u32)>, start: u64, end: u64) -> Found {
-    let mut moves = Vec::new();
+/// The move recorded for the start state.
+const START: u32 = u32::MAX;
+
+/// The states seen so far: a bitmap for puzzles of up to 30 cells (at most
+/// 128 MiB), a hash set past that.
+enum Seen {
+    Bitmap(Vec<u64>),
+    Hashed(rustc_hash::FxHashSet<u64>),
+}
+
+impl Seen {
+    fn new(cells: usize) -> Seen {
+        if cells <= 30 {
+            Seen::Bitmap(vec![0; (1usize << cells).div_ceil(64)])
+        } else {
+            Seen::Hashed(Default::default())
+        }
+    }
+
+    /// Marks `state` seen; false if it already was.
+    #[inline]
+    fn insert(&mut self, state: u64) -> bool {
+        match self {
+            Seen::Bitmap(bits) => {
+                let (w, b) = ((state / 64) as usize, state % 64);
+                let fresh = bits[w] >> b & 1 == 0;
+                bits[w] |= 1 << b;
+                fresh
+            }
+            Seen::Hashed(set) => set.insert(state),
+        }
+    }
+}
+
+/// The moves to `end`, found in layer `depth`: each state's move undoes to
+/// its parent (moves are XOR masks), which is looked up one layer up.
+fn path(layers: &[Vec<(u64, u32)>], masks: &Masks, depth: usize, end: u64) -> Found {
+    let mut moves = Vec::with_capacity(depth);
     let mut s = end;
-    while s != start {
-        let (prev, m) = parent[&s];
+    for layer in layers[1..=depth].iter().rev() {
+        let &(_, m) = layer
+            .iter()
+            .find(|&&(t, _)| t == s)
+            .expect("every state of a layer was reached from the layer before");
         moves.push(m as usize);
-        s = prev;
+        s ^= masks.flip[m as usize];
     }
     moves.reverse();
     Found { moves, end }
