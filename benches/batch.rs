@@ -11,7 +11,7 @@ fn batch_million(c: &mut Criterion) {
     for name in ["flip4x4", "pebble12"] {
         let path = format!("{}/puzzles/{name}.toml", env!("CARGO_MANIFEST_DIR"));
         let puzzle = pegflip::Puzzle::from_file(&path).unwrap();
-        let program = puzzle.compile();
+        let program = puzzle.compile().unwrap();
         let input = boards::judge_input(name, 1_000_000, 1753);
         group.bench_function(format!("{name}_1m"), |b| {
             b.iter(|| {

@@ -12,7 +12,10 @@ fn resized(name: &str, n: usize) -> pegflip::Program {
         Override::parse(&format!("board.rows={n}")).unwrap(),
         Override::parse(&format!("board.cols={n}")).unwrap(),
     ];
-    Puzzle::from_file_with(&path, &overrides).unwrap().compile()
+    Puzzle::from_file_with(&path, &overrides)
+        .unwrap()
+        .compile()
+        .unwrap()
 }
 
 fn gf2(c: &mut Criterion) {

@@ -15,7 +15,7 @@ fn main() {
     let puzzle = pegflip::Puzzle::from_file_with("puzzles/lights-out.toml", &overrides).unwrap();
     println!("parse    {:?}", t.elapsed());
     let t = Instant::now();
-    let program = puzzle.compile();
+    let program = puzzle.compile().unwrap();
     println!("compile  {:?}", t.elapsed());
     let t = Instant::now();
     let limits = pegflip::Limits::default();

@@ -26,7 +26,7 @@
 //! use pegflip::{Outcome, Puzzle, solve};
 //!
 //! let puzzle = Puzzle::from_file("puzzles/flip4x4.toml")?;
-//! let program = puzzle.compile();
+//! let program = puzzle.compile()?;
 //! let board = puzzle.read_board("bwwb/bbwb/bwwb/bwww", "<board>")?.state;
 //! match solve(&program, &board, &Default::default())? {
 //!     Outcome::Solved(s) => assert_eq!(s.moves.len(), 4),

@@ -15,8 +15,13 @@ use crate::spec::{BoardSpec, GoalSpec, Header, MoveSpec, Spec, SymbolsSpec};
 use crate::symbols::Symbols;
 use toml::Spanned;
 
-/// The most positions a bounding grid may have (rows × cols).
-pub const MAX_GRID: usize = 1 << 22;
+/// The most positions a bounding grid may have (rows × cols): 2^27, room for
+/// a 10,000 x 10,000 board.
+pub const MAX_GRID: usize = 1 << 27;
+
+/// The most cells a puzzle may have for its moves to be listed (compiled):
+/// 2^22. Larger boards are solved by light chasing only.
+pub const MAX_LISTED: usize = 1 << 22;
 
 /// The largest offset or direction component a move rule may use.
 const MAX_OFFSET: i64 = 1 << 20;
@@ -191,9 +196,23 @@ impl Puzzle {
         crate::io::board::write_board(state, &self.board, &self.symbols, "/")
     }
 
-    /// Compiles the puzzle into move masks.
-    pub fn compile(&self) -> crate::Program {
-        crate::compile::compile(self)
+    /// Compiles the puzzle into move lists. Refused past [`MAX_LISTED`]
+    /// cells: such boards are solved by light chasing a toggle stencil
+    /// ([`crate::solve::solve_grid`]), which needs no move lists.
+    pub fn compile(&self) -> Result<crate::Program> {
+        let cells = self.board.cells();
+        if cells > MAX_LISTED {
+            return Err(Error::Limit {
+                what: "the number of cells".into(),
+                name: "listed-moves cells",
+                value: cells as u128,
+                limit: MAX_LISTED as u128,
+                hint: "past it pegflip lists no moves: only `solve` and `analyze` work, on \
+                       rectangles with one toggle stencil that light chasing applies to"
+                    .into(),
+            });
+        }
+        Ok(crate::compile::compile(self))
     }
 
     fn read_spanned(&self, src: &Src, text: &Spanned<String>) -> Result<Bits> {
@@ -313,7 +332,9 @@ fn build_board(src: &Src, spec: &Spanned<BoardSpec>) -> Result<Board> {
     if rows.saturating_mul(cols) > MAX_GRID {
         return Err(src.err(
             spec.span(),
-            format!("the grid has {rows} x {cols} positions, past the limit of {MAX_GRID}"),
+            format!(
+                "the grid has {rows} x {cols} positions, past the limit grid-positions = {MAX_GRID}"
+            ),
         ));
     }
     Ok(match mask {

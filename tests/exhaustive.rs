@@ -64,7 +64,7 @@ fn flip4x4_every_board_through_the_cli_matches_brute_force() {
 fn flip4x4_search_matches_brute_force() {
     let brute = flip_brute_force();
     let p = puzzle("flip4x4");
-    let program = p.compile();
+    let program = p.compile().unwrap();
     // Every 7th board: a search per board explores up to 4096 states.
     for b in (0..1usize << 16).step_by(7) {
         let board = p.read_board(&flip_text(b, '/'), "<test>").unwrap().state;
@@ -109,7 +109,7 @@ fn pebble_text(b: usize) -> String {
 fn pebble12_every_board_matches_brute_force() {
     let brute = pebble_brute_force();
     let p = puzzle("pebble12");
-    let program = p.compile();
+    let program = p.compile().unwrap();
     let mut input = format!("{}\n", 1 << 12);
     for (b, &want) in brute.iter().enumerate() {
         input += &pebble_text(b);
@@ -138,7 +138,7 @@ fn pebble12_every_board_matches_brute_force() {
 fn flip4x4_library_batch_matches_cli_shape() {
     // The declared goal's two targets, as the library sees them.
     let p = puzzle("flip4x4");
-    let program = p.compile();
+    let program = p.compile().unwrap();
     assert!(program.is_target(&Bits::zeros(16)));
     assert!(program.is_target(&Bits::ones(16)));
     assert_eq!(program.moves().len(), 16);

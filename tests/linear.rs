@@ -47,7 +47,7 @@ fn gf2_answer(program: &pegflip::Program, linear: &Linear, start: &Bits) -> Opti
 #[test]
 fn gf2_chase_and_dense_agree_with_bfs_on_every_flip4x4_board() {
     let p = puzzle("flip4x4");
-    let program = p.compile();
+    let program = p.compile().unwrap();
     let table = AnswerTable::build(&program).unwrap();
     let chase = Linear::chase(&program).expect("the plus stencil chases");
     let dense = Linear::dense(&program, &Limits::default()).unwrap();
@@ -84,7 +84,7 @@ const A165738: [usize; 40] = [
 #[test]
 fn nullity_of_the_classic_board_is_a159257() {
     for n in 1..=40 {
-        let program = resized("lights-out", n, n).compile();
+        let program = resized("lights-out", n, n).compile().unwrap();
         let chase = Linear::chase(&program).expect("the classic board chases");
         assert_eq!(chase.nullity(), A159257[n - 1], "chase, n = {n}");
         if n <= 30 {
@@ -97,7 +97,7 @@ fn nullity_of_the_classic_board_is_a159257() {
 #[test]
 fn nullity_of_the_torus_is_a165738() {
     for n in 3..=40 {
-        let program = resized("lights-out-torus", n, n).compile();
+        let program = resized("lights-out-torus", n, n).compile().unwrap();
         assert!(
             !chase_applies(&program),
             "a torus reaches back around: no chasing"
@@ -111,20 +111,20 @@ fn nullity_of_the_torus_is_a165738() {
 fn narrow_tori_toggle_each_cell_once() {
     // On a torus 2 wide, left and right are the same cell; on one 1 wide, they are the
     // cell itself. A neighbourhood is a set, so a press toggles each of its cells once.
-    let program = resized("lights-out-torus", 2, 3).compile();
+    let program = resized("lights-out-torus", 2, 3).compile().unwrap();
     let flips: Vec<usize> = program.moves().iter().map(|m| m.flip.len()).collect();
     assert_eq!(
         flips,
         vec![4; 6],
         "self, the one vertical neighbour, two horizontal"
     );
-    let program = resized("lights-out-torus", 1, 4).compile();
+    let program = resized("lights-out-torus", 1, 4).compile().unwrap();
     assert!(program.moves().iter().all(|m| m.flip.len() == 3));
-    let program = resized("lights-out-torus", 1, 1).compile();
+    let program = resized("lights-out-torus", 1, 1).compile().unwrap();
     assert_eq!(program.moves()[0].flip.len(), 1);
     // So the 1x1 and 2x2 tori have nullity 0, as A165738 says.
     for n in 1..=2 {
-        let program = resized("lights-out-torus", n, n).compile();
+        let program = resized("lights-out-torus", n, n).compile().unwrap();
         let dense = Linear::dense(&program, &Limits::default()).unwrap();
         assert_eq!(dense.nullity(), A165738[n - 1], "n = {n}");
     }
@@ -133,7 +133,7 @@ fn narrow_tori_toggle_each_cell_once() {
 #[test]
 fn classic_5x5_facts() {
     let p = puzzle("lights-out");
-    let program = p.compile();
+    let program = p.compile().unwrap();
     let linear = Linear::new(&program, &Limits::default()).unwrap();
     assert_eq!(linear.rank(), 23);
     assert_eq!(linear.nullity(), 2);
@@ -170,7 +170,7 @@ fn classic_5x5_facts() {
 #[test]
 fn gf2_refuses_guarded_moves() {
     let p = puzzle("pebble12");
-    let program = p.compile();
+    let program = p.compile().unwrap();
     let err = solve_with(
         &program,
         &Bits::zeros(12),
@@ -378,7 +378,7 @@ fn dense_elimination_past_its_limits_is_refused_before_work() {
         Ok(_) => panic!("expected a refusal"),
         Err(e) => e.to_string(),
     };
-    let program = resized("lights-out-torus", 300, 300).compile();
+    let program = resized("lights-out-torus", 300, 300).compile().unwrap();
     let err = refusal(&program, &Limits::default());
     assert!(
         err.contains("is 2848162500000, past the limit gf2-work = 34359738368"),
@@ -388,10 +388,144 @@ fn dense_elimination_past_its_limits_is_refused_before_work() {
         gf2_memory: 1 << 18,
         ..Default::default()
     };
-    let program = resized("lights-out-torus", 40, 40).compile();
+    let program = resized("lights-out-torus", 40, 40).compile().unwrap();
     let err = refusal(&program, &small);
     assert!(
         err.contains("(estimated) is 640000, past the limit gf2-memory = 262144"),
         "{err}"
+    );
+}
+
+/// A toggle puzzle on an n x n rectangle with the given offsets.
+fn stencil_puzzle(n: usize, offsets: &str) -> Puzzle {
+    let text = format!(
+        "name = \"stencil\"\n[board]\nrows = {n}\ncols = {n}\n[[moves]]\noffsets = {offsets}\n\
+         [goal]\ntarget = \"all-off\"\n"
+    );
+    Puzzle::parse(&text, "<stencil>").unwrap()
+}
+
+#[test]
+fn chasing_applies_to_relatives_of_the_plus_in_either_direction() {
+    let limits = Limits::default();
+    let cases = [
+        ("[[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]]", true),
+        // Reaches down only at the cell below, and up and across: chased from the bottom row.
+        ("[[0, 0], [1, 0], [0, 1], [0, -1], [-1, 1], [-2, 0]]", true),
+        // Reaches up only at the cell above, and two rows down.
+        ("[[0, 0], [-1, 0], [2, 0], [2, 1], [1, -2]]", true),
+        // Reaches a diagonal neighbour both ways: no chasing.
+        ("[[0, 0], [-1, 1], [1, -1]]", false),
+        // Reaches two rows up, and a diagonal below: no chasing.
+        ("[[0, 0], [-2, 0], [-1, 0], [1, 1]]", false),
+    ];
+    for (offsets, chases) in cases {
+        for n in 1..=7 {
+            let program = stencil_puzzle(n, offsets).compile().unwrap();
+            let chase = Linear::chase(&program);
+            // On small boards clipping hides offsets, so only larger ones are pinned.
+            if n >= 3 {
+                assert_eq!(chase.is_some(), chases, "{offsets} n={n}");
+            }
+            let dense = Linear::dense(&program, &limits).unwrap();
+            if let Some(chase) = chase {
+                assert_eq!(chase.nullity(), dense.nullity(), "{offsets} n={n}");
+                for seed in 0..20u64 {
+                    let mut start = Bits::zeros(n * n);
+                    for i in 0..n * n {
+                        start.set(
+                            i,
+                            (seed.wrapping_mul(0x9e3779b97f4a7c15) >> (i % 61)) & 1 == 1,
+                        );
+                    }
+                    let a = gf2_answer(&program, &chase, &start);
+                    let b = gf2_answer(&program, &dense, &start);
+                    assert_eq!(a, b, "{offsets} n={n} seed={seed}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_unlisted_grid_path_agrees_with_the_listed_one() {
+    use pegflip::solve::solve_grid;
+    let limits = Limits::default();
+    for n in 1..=12 {
+        let p = resized("lights-out", n, n);
+        let program = p.compile().unwrap();
+        let listed = Linear::new(&program, &limits).unwrap();
+        for seed in 0..8u64 {
+            let mut start = Bits::zeros(n * n);
+            for i in 0..n * n {
+                start.set(
+                    i,
+                    (seed.wrapping_mul(0xbf58476d1ce4e5b9) >> (i % 59)) & 1 == 1,
+                );
+            }
+            let grid = match solve_grid(&p, &start, &limits).unwrap() {
+                Outcome::Solved(s) => {
+                    // Move i presses cell i, so the listed program replays the grid's answer.
+                    assert_eq!(program.replay(&start, &s.moves).unwrap(), s.end);
+                    Some((s.moves.len(), s.optimal))
+                }
+                Outcome::Unsolvable(Proof::Parity(cs)) => {
+                    for c in &cs {
+                        c.check(&program, &start).unwrap();
+                    }
+                    None
+                }
+                Outcome::Unsolvable(other) => panic!("{other:?}"),
+            };
+            assert_eq!(
+                grid,
+                gf2_answer(&program, &listed, &start),
+                "n={n} seed={seed}"
+            );
+        }
+    }
+}
+
+#[test]
+fn boards_past_the_listed_limit_are_solved_by_chasing() {
+    let args = [
+        "solve",
+        "puzzles/lights-out.toml",
+        "--set",
+        "board.rows=2100",
+        "--set",
+        "board.cols=2100",
+        "--json",
+    ];
+    let out = pegflip(&args, b"");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["solvable"], true);
+    assert_eq!(
+        v["optimal"], true,
+        "A159257(2100) is 0 or the coset is walked"
+    );
+    assert!(v["length"].as_u64().unwrap() > 0);
+    // Commands that need the move list say why they refuse.
+    let out = pegflip(
+        &[
+            "check",
+            "puzzles/lights-out.toml",
+            "--set",
+            "board.rows=2100",
+            "--set",
+            "board.cols=2100",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("past the limit listed-moves cells = 4194304")
     );
 }

@@ -85,7 +85,7 @@ proptest! {
     #[test]
     fn every_solver_agrees_with_the_table(text in puzzle_text(), seed in any::<u64>()) {
         let puzzle = Puzzle::parse(&text, "<random>").unwrap();
-        let program = puzzle.compile();
+        let program = puzzle.compile().unwrap();
         let n = program.cells();
         let table = AnswerTable::build(&program).unwrap();
         let board = seed & ((1u64 << n) - 1);

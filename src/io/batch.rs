@@ -29,7 +29,7 @@ pub struct BatchOutput {
 /// ```
 /// let puzzle = pegflip::Puzzle::from_file("puzzles/pebble12.toml").unwrap();
 /// let input = b"2\n---oo-------\noooooooooooo\n";
-/// let out = pegflip::batch(&puzzle, &puzzle.compile(), input, "<stdin>",
+/// let out = pegflip::batch(&puzzle, &puzzle.compile().unwrap(), input, "<stdin>",
 ///     &Default::default(), pegflip::SolverKind::Auto).unwrap();
 /// assert_eq!(out.text, b"1\n12\n");
 /// ```

@@ -1,5 +1,6 @@
 //! Solvers: search for one board, answer tables for many, GF(2) for linear puzzles, and the check every answer passes.
 
+pub mod grid;
 pub mod linear;
 pub mod search;
 pub mod table;
@@ -113,7 +114,7 @@ pub enum Outcome {
 /// [goal]
 /// fewest = "pieces"
 /// "#, "pebbles.toml").unwrap();
-/// let program = puzzle.compile();
+/// let program = puzzle.compile().unwrap();
 /// let board = puzzle.read_board("oo-o-", "<board>").unwrap().state;
 /// let pegflip::Outcome::Solved(s) = pegflip::solve(&program, &board, &Default::default()).unwrap()
 /// else { panic!("fewest pieces always has an answer") };
@@ -242,4 +243,94 @@ pub fn check(program: &Program, start: &Bits, outcome: &Outcome) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// Solves a board of a puzzle too large to list its moves (past
+/// [`crate::puzzle::MAX_LISTED`] cells), by light chasing its one toggle
+/// stencil. The solution's `moves` are the pressed cells (move `i` presses
+/// cell `i`, as when the moves are listed). The answer is replayed through
+/// the stencil before it is returned, and a certificate is checked.
+pub fn solve_grid(puzzle: &crate::Puzzle, start: &Bits, limits: &Limits) -> Result<Outcome> {
+    let crate::puzzle::GoalRule::Targets(targets) = &puzzle.goal else {
+        return Err(Error::Usage(
+            "past the listed-moves limit only target goals can be solved (by light chasing)".into(),
+        ));
+    };
+    let stencil = grid::GridStencil::from_puzzle(puzzle).ok_or_else(|| {
+        Error::Usage(
+            "this board is too large to list its moves, and light chasing does not apply: it \
+             needs a full, non-wrapping rectangle with one toggle rule whose stencil reaches the \
+             row before only at the cell directly beside"
+                .into(),
+        )
+    })?;
+    let grid = stencil.eliminate();
+    let quiet = grid.quiet_patterns();
+    let mut best: Option<(Bits, bool)> = None;
+    let mut certificates = Vec::new();
+    let mut proved = true;
+    let mut all_optimal = true;
+    for (_, target) in targets {
+        let mut b = start.clone();
+        b.xor_assign(target);
+        match grid.solve(&b) {
+            Some(x) => {
+                let (x, optimal) = linear::fewest_presses(&x, &quiet, limits.coset_work);
+                all_optimal &= optimal;
+                if best
+                    .as_ref()
+                    .is_none_or(|(b, _)| x.count_ones() < b.count_ones())
+                {
+                    best = Some((x, optimal));
+                }
+            }
+            None if grid.is_symmetric() => {
+                let q = quiet
+                    .iter()
+                    .find(|q| q.ones_iter().filter(|&c| b.get(c)).count() % 2 == 1)
+                    .cloned();
+                match q {
+                    Some(cells) => certificates.push(Certificate {
+                        target: target.clone(),
+                        cells,
+                    }),
+                    None => proved = false,
+                }
+            }
+            None => proved = false,
+        }
+    }
+    let outcome = match best {
+        Some((presses, _)) => {
+            let mut end = start.clone();
+            stencil.apply(&mut end, &presses);
+            if !targets.iter().any(|(_, t)| *t == end) {
+                return Err(Error::Internal(
+                    "a chased press set does not reach a target".into(),
+                ));
+            }
+            Outcome::Solved(Solution {
+                moves: presses.ones_iter().collect(),
+                end,
+                optimal: all_optimal,
+            })
+        }
+        None if proved => {
+            for c in &certificates {
+                // Symmetric stencil: every press flips an even number of Q's cells exactly
+                // when pressing Q changes nothing.
+                let mut image = Bits::zeros(start.len());
+                stencil.apply(&mut image, &c.cells);
+                let mut diff = start.clone();
+                diff.xor_assign(&c.target);
+                let odd = diff.ones_iter().filter(|&i| c.cells.get(i)).count() % 2 == 1;
+                if image.count_ones() != 0 || !odd {
+                    return Err(Error::Internal("a certificate fails its check".into()));
+                }
+            }
+            Outcome::Unsolvable(Proof::Parity(certificates))
+        }
+        None => Outcome::Unsolvable(Proof::Rank),
+    };
+    Ok(outcome)
 }

@@ -34,7 +34,10 @@ pub struct Args {
 
 pub fn run(args: &Args) -> anyhow::Result<u8> {
     let puzzle = args.puzzle.load()?;
-    let program = puzzle.compile();
+    if puzzle.board.cells() > pegflip::puzzle::MAX_LISTED {
+        return analyze_huge(args, &puzzle);
+    }
+    let program = puzzle.compile()?;
     let linear = if program.is_linear() {
         Some(Linear::new(&program, &Limits::default())?)
     } else {
@@ -119,6 +122,51 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         }
     } else {
         writeln!(out, "(too large to draw: use --json for their cells)")?;
+    }
+    Ok(crate::OK)
+}
+
+/// A board too large to list its moves: light chasing gives rank and nullity.
+fn analyze_huge(args: &Args, puzzle: &pegflip::Puzzle) -> anyhow::Result<u8> {
+    let cells = puzzle.board.cells();
+    let stencil = pegflip::solve::grid::GridStencil::from_puzzle(puzzle).ok_or_else(|| {
+        pegflip::Error::Usage(format!(
+            "this board has {cells} cells, too many to list its moves, and light chasing does \
+             not apply to it"
+        ))
+    })?;
+    let grid = stencil.eliminate();
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let v = json!({
+            "puzzle": puzzle.name,
+            "cells": cells,
+            "moves": cells,
+            "linear": true,
+            "method": "chase",
+            "rank": grid.rank(),
+            "nullity": grid.nullity(),
+            "solvable_states": power_of_two(grid.rank()),
+            "quiet_patterns": [],
+            "omitted": "quiet patterns are not listed for boards this large",
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+    } else {
+        writeln!(out, "puzzle:          {}", puzzle.name)?;
+        writeln!(out, "cells:           {cells}")?;
+        writeln!(
+            out,
+            "moves:           {cells} (one toggle per cell, not listed)"
+        )?;
+        writeln!(out, "linear:          yes (solved by light chasing)")?;
+        writeln!(out, "rank:            {}", grid.rank())?;
+        writeln!(out, "nullity:         {}", grid.nullity())?;
+        writeln!(out, "solvable states: {}", power_of_two(grid.rank()))?;
+        writeln!(
+            out,
+            "quiet patterns:  spanned by {} (too large to draw)",
+            grid.nullity()
+        )?;
     }
     Ok(crate::OK)
 }

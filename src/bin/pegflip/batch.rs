@@ -26,7 +26,7 @@ pub struct Args {
 
 pub fn run(args: &Args) -> anyhow::Result<u8> {
     let puzzle = args.puzzle.load()?;
-    let program = puzzle.compile();
+    let program = puzzle.compile()?;
     let (input, name) = crate::read_input(args.input.as_deref())?;
     let limits = Default::default();
     let out = pegflip::batch(

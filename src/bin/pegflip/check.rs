@@ -17,7 +17,7 @@ pub struct Args {
 
 pub fn run(args: &Args) -> anyhow::Result<u8> {
     let puzzle = args.puzzle.load()?;
-    let program = puzzle.compile();
+    let program = puzzle.compile()?;
     let board = &puzzle.board;
     let count = |kind| program.moves().iter().filter(|m| m.kind == kind).count();
     let (toggles, jumps) = (count(MoveKind::Toggle), count(MoveKind::Jump));

@@ -35,7 +35,6 @@ pub struct Args {
 
 pub fn run(args: &Args) -> anyhow::Result<u8> {
     let puzzle = args.puzzle.load()?;
-    let program = puzzle.compile();
     let start = match args.board.as_deref() {
         Some("-") => {
             let (bytes, name) = crate::read_input(None)?;
@@ -60,6 +59,10 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         coset_work: args.coset_work,
         ..Default::default()
     };
+    if puzzle.board.cells() > pegflip::puzzle::MAX_LISTED {
+        return solve_huge(args, &puzzle, &start, &limits);
+    }
+    let program = puzzle.compile()?;
     let outcome = pegflip::solve_with(&program, &start, &limits, args.solver.into())?;
     let mut stdout = std::io::stdout().lock();
     if args.json {
@@ -71,6 +74,93 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
             "{}",
             render::text(&puzzle, &program, &start, &outcome)
         )?;
+    }
+    stdout.flush()?;
+    Ok(match outcome {
+        Outcome::Solved(_) => crate::OK,
+        Outcome::Unsolvable(_) => crate::IMPOSSIBLE,
+    })
+}
+
+/// A board too large to list its moves: light chasing, and a summary instead
+/// of boards (which would run to hundreds of megabytes).
+fn solve_huge(
+    args: &Args,
+    puzzle: &pegflip::Puzzle,
+    start: &pegflip::Bits,
+    limits: &pegflip::Limits,
+) -> anyhow::Result<u8> {
+    if matches!(args.solver, crate::common::SolverArg::Bfs) {
+        return Err(pegflip::Error::Usage(format!(
+            "bfs handles at most 64 cells; this board has {}",
+            puzzle.board.cells()
+        ))
+        .into());
+    }
+    let outcome = pegflip::solve::solve_grid(puzzle, start, limits)?;
+    let cells = puzzle.board.cells();
+    let omitted = format!(
+        "the board has {cells} cells: its boards and moves are not printed past {} cells",
+        pegflip::puzzle::MAX_LISTED
+    );
+    let mut stdout = std::io::stdout().lock();
+    match &outcome {
+        Outcome::Solved(s) if args.json => {
+            let v = serde_json::json!({
+                "puzzle": puzzle.name,
+                "solvable": true,
+                "length": s.moves.len(),
+                "optimal": s.optimal,
+                "method": "chase",
+                "omitted": omitted,
+            });
+            writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
+        }
+        Outcome::Solved(s) => {
+            writeln!(stdout, "{}", s.moves.len())?;
+            let optimal = if s.optimal {
+                "the fewest"
+            } else {
+                "not proven the fewest"
+            };
+            writeln!(
+                stdout,
+                "{} presses, {optimal}, found by light chasing and replayed",
+                s.moves.len()
+            )?;
+            writeln!(stdout, "({omitted})")?;
+        }
+        Outcome::Unsolvable(proof) => {
+            let certificates: Vec<serde_json::Value> = match proof {
+                pegflip::Proof::Parity(cs) => cs
+                    .iter()
+                    .map(|c| serde_json::json!({ "cells_in_q": c.cells.count_ones() }))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            if args.json {
+                let v = serde_json::json!({
+                    "puzzle": puzzle.name,
+                    "solvable": false,
+                    "proof": if certificates.is_empty() { "rank" } else { "parity" },
+                    "certificate": certificates,
+                    "omitted": omitted,
+                });
+                writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
+            } else {
+                writeln!(stdout, "{}", puzzle.batch.impossible)?;
+                writeln!(
+                    stdout,
+                    "proved by elimination over GF(2){}",
+                    if certificates.is_empty() {
+                        ""
+                    } else {
+                        ", with a parity certificate per target (checked)"
+                    }
+                )?;
+                writeln!(stdout, "({omitted})")?;
+            }
+        }
     }
     stdout.flush()?;
     Ok(match outcome {

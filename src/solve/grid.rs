@@ -1,0 +1,457 @@
+//! Light chasing on rectangular grids where every cell's toggle is the same stencil, a row at a time.
+//!
+//! Pressing `(r, c)` toggles `(r + dr, c + dc)` for each offset of the
+//! stencil that lands on the board. When the offsets reach the row before
+//! (in chase order) only at `dc = 0`, and nothing further back, the presses of
+//! each row are forced by the row before: every cell is a linear function of
+//! the first row's presses, and only a `cols x cols` system remains.
+//!
+//! Rows are handled whole: applying a stencil offset to a row is one XOR of a
+//! shifted slice, so the work is word-parallel and needs no per-move lists.
+//! This is what lets boards far too large to list their moves (10^8 cells) be
+//! solved.
+
+use rayon::prelude::*;
+
+use crate::bits::Bits;
+use crate::gf2::{self, Solver};
+use crate::program::Program;
+use crate::puzzle::{MoveRule, Puzzle};
+
+/// A translation-invariant toggle on a full rectangle, ready to chase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GridStencil {
+    rows: usize,
+    cols: usize,
+    /// `(dr, dc)`, distinct.
+    offsets: Vec<(isize, isize)>,
+    /// Whether chase order runs from the bottom row up.
+    upward: bool,
+}
+
+impl GridStencil {
+    /// The stencil of a puzzle with one toggle rule on a full, non-wrapping
+    /// rectangle; `None` when the puzzle is anything else, or the stencil
+    /// does not allow chasing. Needs no compiled moves, so it works on boards
+    /// too large to list them.
+    pub fn from_puzzle(puzzle: &Puzzle) -> Option<GridStencil> {
+        let board = &puzzle.board;
+        if !board.is_rectangular() || board.wraps() {
+            return None;
+        }
+        let [MoveRule::Toggle(dirs)] = puzzle.rules.as_slice() else {
+            return None;
+        };
+        let offsets = dirs
+            .iter()
+            .map(|d| (d.dr as isize, d.dc as isize))
+            .collect();
+        GridStencil::new(board.rows(), board.cols(), offsets)
+    }
+
+    /// The stencil read off a program's compiled moves: a full rectangle with
+    /// one unguarded toggle pressed at each cell (move `i` at cell `i`), every
+    /// one the same offsets clipped to the board. `None` otherwise.
+    pub fn from_program(program: &Program) -> Option<GridStencil> {
+        let [rows, cols] = program.grid()?;
+        let moves = program.moves();
+        if moves.len() != rows * cols {
+            return None;
+        }
+        let at = |cell: usize| (cell / cols) as isize;
+        let col = |cell: usize| (cell % cols) as isize;
+        let mut offsets: Vec<(isize, isize)> = Vec::new();
+        for (i, m) in moves.iter().enumerate() {
+            if m.cells.len() != 1 || m.cells[0].0 != i || !m.is_unguarded() {
+                return None;
+            }
+            for f in &m.flip {
+                let d = (at(f.0) - at(i), col(f.0) - col(i));
+                if !offsets.contains(&d) {
+                    offsets.push(d);
+                }
+            }
+        }
+        let stencil = GridStencil::new(rows, cols, offsets)?;
+        // Every move must be exactly the stencil, clipped to the board.
+        let same = moves.iter().enumerate().all(|(i, m)| {
+            let mut expected: Vec<usize> = stencil.cells_pressed_from(i).collect();
+            expected.sort_unstable();
+            expected.len() == m.flip.len() && expected.iter().zip(&m.flip).all(|(a, b)| *a == b.0)
+        });
+        same.then_some(stencil)
+    }
+
+    fn new(rows: usize, cols: usize, offsets: Vec<(isize, isize)>) -> Option<GridStencil> {
+        let fits = |sign: isize| {
+            offsets
+                .iter()
+                .all(|&(dr, dc)| sign * dr >= -1 && (sign * dr != -1 || dc == 0))
+                && (rows == 1 || offsets.contains(&(-sign, 0)))
+        };
+        let upward = if fits(1) {
+            false
+        } else if fits(-1) {
+            true
+        } else {
+            return None;
+        };
+        Some(GridStencil {
+            rows,
+            cols,
+            offsets,
+            upward,
+        })
+    }
+
+    /// Rows of the grid.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Columns of the grid.
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// The cells toggled by pressing `cell`.
+    fn cells_pressed_from(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
+        let (r, c) = ((cell / self.cols) as isize, (cell % self.cols) as isize);
+        self.offsets.iter().filter_map(move |&(dr, dc)| {
+            let (r, c) = (r + dr, c + dc);
+            ((0..self.rows as isize).contains(&r) && (0..self.cols as isize).contains(&c))
+                .then(|| r as usize * self.cols + c as usize)
+        })
+    }
+
+    /// Offsets in chase order: rows ahead (the row before is -1) and columns.
+    fn chase_offsets(&self) -> Vec<(isize, isize)> {
+        let sign = if self.upward { -1 } else { 1 };
+        self.offsets
+            .iter()
+            .map(|&(dr, dc)| (sign * dr, dc))
+            .collect()
+    }
+
+    /// The grid row of chase row `t`.
+    fn row_of(&self, t: usize) -> usize {
+        if self.upward { self.rows - 1 - t } else { t }
+    }
+
+    /// Toggles into `state` every cell that `presses` (a set of pressed cells) flips.
+    pub fn apply(&self, state: &mut Bits, presses: &Bits) {
+        let rows = Padded::from_bits(presses, self.rows, self.cols);
+        let mut out = Padded::from_bits(state, self.rows, self.cols);
+        for r in 0..self.rows {
+            for &(dr, dc) in &self.offsets {
+                let target = r as isize + dr;
+                if (0..self.rows as isize).contains(&target) {
+                    let (src, dst) = (rows.row(r).to_vec(), out.row_mut(target as usize));
+                    xor_shifted(dst, &src, dc, self.cols);
+                }
+            }
+        }
+        *state = out.to_bits();
+    }
+
+    /// Eliminates: the symbolic chase gives the last row's residual as a
+    /// linear function of the first row's presses.
+    pub fn eliminate(&self) -> GridLinear {
+        const BLOCK: usize = 8; // words of first-row variables per block
+        let words = self.cols.div_ceil(64);
+        let blocks: Vec<(usize, Vec<u64>)> = (0..words)
+            .step_by(BLOCK)
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|w0| (w0, self.symbolic(w0, BLOCK.min(words - w0))))
+            .collect();
+        let mut columns = vec![Vec::new(); self.cols];
+        for (w0, residual) in blocks {
+            let wb = BLOCK.min(words - w0);
+            for x in 0..self.cols {
+                for j in gf2::ones(&residual[x * wb..(x + 1) * wb]) {
+                    columns[w0 * 64 + j].push(x);
+                }
+            }
+        }
+        let system = Solver::new(self.cols, &columns);
+        let null_first = system.null_space();
+        GridLinear {
+            stencil: self.clone(),
+            system,
+            null_first,
+        }
+    }
+
+    /// The symbolic chase for first-row variables `64*w0 ..`, `wb` words of
+    /// them per cell: returns the last row's residual, `cols x wb` words.
+    /// Each stencil offset moves a whole row of vectors with one slice XOR,
+    /// restricted to the light cone where the presses can be non-zero.
+    fn symbolic(&self, w0: usize, wb: usize) -> Vec<u64> {
+        let (rows, cols) = (self.rows, self.cols);
+        let offsets = self.chase_offsets();
+        let reach = offsets
+            .iter()
+            .map(|o| o.0.max(0) as usize)
+            .max()
+            .unwrap_or(0);
+        let spread = offsets
+            .iter()
+            .map(|o| o.1.unsigned_abs())
+            .max()
+            .unwrap_or(0);
+        let ring = reach + 2;
+        let width = cols * wb;
+        let mut state = vec![0u64; ring * width];
+        let mut press = vec![0u64; width];
+        let (lo0, hi0) = ((w0 * 64).min(cols), ((w0 + wb) * 64).min(cols));
+        for t in 0..rows {
+            if t > 0 && t + reach < rows {
+                let s = ((t + reach) % ring) * width;
+                state[s..s + width].fill(0);
+            }
+            // Where this row's presses can be non-zero.
+            let lo = lo0.saturating_sub(t.saturating_mul(spread));
+            let hi = hi0.saturating_add(t.saturating_mul(spread)).min(cols);
+            if t == 0 {
+                for x in lo0..hi0 {
+                    let j = x - w0 * 64;
+                    press[x * wb + j / 64] = 1 << (j % 64);
+                }
+            } else {
+                let s = ((t - 1) % ring) * width;
+                press[lo * wb..hi * wb].copy_from_slice(&state[s + lo * wb..s + hi * wb]);
+            }
+            for &(dt, dc) in &offsets {
+                let target = t as isize + dt;
+                if !(0..rows as isize).contains(&target) {
+                    continue;
+                }
+                // dst x + dc ^= press x, for x in [lo, hi) with x + dc on the board.
+                let from = (lo as isize).max(-dc);
+                let to = (hi as isize).min(cols as isize - dc);
+                if from >= to {
+                    continue;
+                }
+                let (from, to) = (from as usize, to as usize);
+                let d0 = (target as usize % ring) * width + (from as isize + dc) as usize * wb;
+                gf2::xor_into(
+                    &mut state[d0..d0 + (to - from) * wb],
+                    &press[from * wb..to * wb],
+                );
+            }
+        }
+        let s = ((rows - 1) % ring) * width;
+        state[s..s + width].to_vec()
+    }
+}
+
+/// A grid stencil, eliminated: solves any board by chasing.
+#[derive(Clone, Debug)]
+pub struct GridLinear {
+    stencil: GridStencil,
+    system: Solver,
+    null_first: Vec<Vec<u64>>,
+}
+
+impl GridLinear {
+    /// The stencil.
+    pub fn stencil(&self) -> &GridStencil {
+        &self.stencil
+    }
+
+    /// The dimension of the null space of the move matrix.
+    pub fn nullity(&self) -> usize {
+        self.null_first.len()
+    }
+
+    /// The rank of the move matrix.
+    pub fn rank(&self) -> usize {
+        self.stencil.rows * self.stencil.cols - self.nullity()
+    }
+
+    /// A basis of the quiet patterns: pressed-cell sets that change nothing.
+    pub fn quiet_patterns(&self) -> Vec<Bits> {
+        let n = self.stencil.rows * self.stencil.cols;
+        self.null_first
+            .iter()
+            .map(|z| self.chase(&Bits::zeros(n), z).0)
+            .collect()
+    }
+
+    /// The pressed cells whose toggles XOR to `b`, or `None` when there are none.
+    pub fn solve(&self, b: &Bits) -> Option<Bits> {
+        let (_, residual) = self.chase(b, &[]);
+        let first = self.system.solve(residual.words()).ok()?;
+        let (presses, residual) = self.chase(b, &first);
+        (residual.count_ones() == 0).then_some(presses)
+    }
+
+    /// Whether the move matrix is symmetric (the stencil is symmetric under
+    /// negation, so pressing a toggles b exactly when pressing b toggles a).
+    pub fn is_symmetric(&self) -> bool {
+        let o = &self.stencil.offsets;
+        o.iter().all(|&(dr, dc)| o.contains(&(-dr, -dc)))
+    }
+
+    /// The concrete chase from board `b` with first-row presses `first`
+    /// (words over `cols` bits; empty for none): the pressed cells and the
+    /// last row's residual.
+    fn chase(&self, b: &Bits, first: &[u64]) -> (Bits, Bits) {
+        let s = &self.stencil;
+        let (rows, cols) = (s.rows, s.cols);
+        let mut state = Padded::from_bits(b, rows, cols);
+        let mut presses = Padded::new(rows, cols);
+        let offsets = s.chase_offsets();
+        for t in 0..rows {
+            let row = s.row_of(t);
+            let press: Vec<u64> = if t == 0 {
+                let mut p = vec![0u64; state.stride];
+                let n = p.len().min(first.len());
+                p[..n].copy_from_slice(&first[..n]);
+                mask_tail(&mut p, cols);
+                p
+            } else {
+                state.row(s.row_of(t - 1)).to_vec()
+            };
+            presses.row_mut(row).copy_from_slice(&press);
+            for &(dt, dc) in &offsets {
+                let target = t as isize + dt;
+                if (0..rows as isize).contains(&target) {
+                    xor_shifted(state.row_mut(s.row_of(target as usize)), &press, dc, cols);
+                }
+            }
+        }
+        let last = state.row(s.row_of(rows - 1));
+        (presses.to_bits(), Bits::from_words(cols, last))
+    }
+}
+
+/// A row-major bit grid with each row starting on a word.
+struct Padded {
+    rows: usize,
+    cols: usize,
+    stride: usize,
+    words: Vec<u64>,
+}
+
+impl Padded {
+    fn new(rows: usize, cols: usize) -> Padded {
+        let stride = cols.div_ceil(64);
+        Padded {
+            rows,
+            cols,
+            stride,
+            words: vec![0; rows * stride],
+        }
+    }
+
+    fn from_bits(bits: &Bits, rows: usize, cols: usize) -> Padded {
+        let mut p = Padded::new(rows, cols);
+        let src = bits.words();
+        for r in 0..rows {
+            for w in 0..p.stride {
+                // Bits r*cols + 64w .. of the flat set.
+                let start = r * cols + 64 * w;
+                let (q, s) = (start / 64, start % 64);
+                let mut v = src.get(q).copied().unwrap_or(0) >> s;
+                if s > 0 {
+                    v |= src.get(q + 1).copied().unwrap_or(0) << (64 - s);
+                }
+                p.words[r * p.stride + w] = v;
+            }
+            mask_tail(p.row_mut(r), cols);
+        }
+        p
+    }
+
+    fn to_bits(&self) -> Bits {
+        let n = self.rows * self.cols;
+        let mut flat = vec![0u64; n.div_ceil(64)];
+        for r in 0..self.rows {
+            for (w, &v) in self.row(r).iter().enumerate() {
+                let start = r * self.cols + 64 * w;
+                let (q, s) = (start / 64, start % 64);
+                flat[q] |= v << s;
+                if s > 0 && q + 1 < flat.len() {
+                    flat[q + 1] |= v >> (64 - s);
+                }
+            }
+        }
+        Bits::from_words(n, &flat)
+    }
+
+    fn row(&self, r: usize) -> &[u64] {
+        &self.words[r * self.stride..(r + 1) * self.stride]
+    }
+
+    fn row_mut(&mut self, r: usize) -> &mut [u64] {
+        &mut self.words[r * self.stride..(r + 1) * self.stride]
+    }
+}
+
+/// Clears the bits of a row past `cols`.
+fn mask_tail(row: &mut [u64], cols: usize) {
+    if !cols.is_multiple_of(64)
+        && let Some(last) = row.get_mut(cols / 64)
+    {
+        *last &= (1u64 << (cols % 64)) - 1;
+    }
+    for w in row.iter_mut().skip(cols.div_ceil(64)) {
+        *w = 0;
+    }
+}
+
+/// `dst[x + dc] ^= src[x]` for every bit `x` of a row of `cols` bits.
+fn xor_shifted(dst: &mut [u64], src: &[u64], dc: isize, cols: usize) {
+    let n = dst.len();
+    let (words, bits) = ((dc.unsigned_abs()) / 64, (dc.unsigned_abs()) % 64);
+    if dc >= 0 {
+        // Towards higher bits.
+        for i in (words..n).rev() {
+            let j = i - words;
+            let mut v = src[j] << bits;
+            if bits > 0 && j > 0 {
+                v |= src[j - 1] >> (64 - bits);
+            }
+            dst[i] ^= v;
+        }
+    } else {
+        for (i, d) in dst.iter_mut().enumerate().take(n.saturating_sub(words)) {
+            let j = i + words;
+            let mut v = src[j] >> bits;
+            if bits > 0 && j + 1 < n {
+                v |= src[j + 1] << (64 - bits);
+            }
+            *d ^= v;
+        }
+    }
+    mask_tail(dst, cols);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shifted_xor_moves_bits_and_drops_the_overflow() {
+        let mut dst = vec![0u64; 2];
+        xor_shifted(&mut dst, &[1 << 63, 1], 1, 70);
+        assert_eq!(dst, vec![0, 0b11]);
+        let mut dst = vec![0u64; 2];
+        xor_shifted(&mut dst, &[1, 1 << 5], -1, 70);
+        assert_eq!(dst, vec![0, 1 << 4]);
+        let mut dst = vec![0u64; 2];
+        xor_shifted(&mut dst, &[0, 1 << 5], 1, 70);
+        assert_eq!(dst, vec![0, 0], "bit 70 is off the row");
+    }
+
+    #[test]
+    fn padded_round_trip() {
+        let mut b = Bits::zeros(3 * 70);
+        for i in [0, 69, 70, 139, 150, 209] {
+            b.set(i, true);
+        }
+        assert_eq!(Padded::from_bits(&b, 3, 70).to_bits(), b);
+    }
+}
