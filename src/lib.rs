@@ -48,6 +48,7 @@ pub mod render;
 pub mod solve;
 pub mod spec;
 pub mod symbols;
+pub mod verify;
 
 pub use bits::Bits;
 pub use board::{Board, CellId};

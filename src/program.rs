@@ -158,6 +158,12 @@ impl Program {
         self.apply_step(state, index, 1)
     }
 
+    /// Applies move `index` to `state` in place, or says why it cannot be
+    /// applied (leaving `state` unchanged).
+    pub fn apply_mut(&self, state: &mut Bits, index: usize) -> Result<(), ReplayError> {
+        self.apply_in_place(state, index, 1)
+    }
+
     /// Applies `moves` in order from `start`, returning the final state.
     pub fn replay(&self, start: &Bits, moves: &[usize]) -> Result<Bits, ReplayError> {
         let mut state = start.clone();

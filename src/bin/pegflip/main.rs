@@ -5,6 +5,7 @@ mod batch;
 mod check;
 mod common;
 mod solve;
+mod verify;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -32,9 +33,11 @@ Examples:
   pegflip batch puzzles/pebble12.toml < tests/data/pebble12-uva10651.in
   pegflip check puzzles/flip4x4.toml
   pegflip analyze puzzles/lights-out.toml
+  pegflip solve puzzles/lights-out.toml --json > answer.json
+  pegflip verify puzzles/lights-out.toml answer.json
 
-Exit status: 0 success, 1 `solve` proved the board impossible,
-2 bad input or usage, 3 internal error."
+Exit status: 0 success, 1 `solve` proved the board impossible (or `verify`
+found the answer does not hold), 2 bad input or usage, 3 internal error."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -47,6 +50,7 @@ enum Command {
     Batch(batch::Args),
     Check(check::Args),
     Analyze(analyze::Args),
+    Verify(verify::Args),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +60,7 @@ fn main() -> ExitCode {
         Command::Batch(args) => batch::run(args),
         Command::Check(args) => check::run(args),
         Command::Analyze(args) => analyze::run(args),
+        Command::Verify(args) => verify::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

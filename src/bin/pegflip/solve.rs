@@ -64,9 +64,15 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     }
     let program = puzzle.compile()?;
     let outcome = pegflip::solve_with(&program, &start, &limits, args.solver.into())?;
+    // The answer passes the same independent check as `pegflip verify` before it is printed.
+    let value = render::json(&puzzle, &program, &start, &outcome);
+    if let Err(reason) = pegflip::verify::verify(&puzzle, &program, &value) {
+        return Err(
+            pegflip::Error::Internal(format!("the answer fails verification: {reason}")).into(),
+        );
+    }
     let mut stdout = std::io::stdout().lock();
     if args.json {
-        let value = render::json(&puzzle, &program, &start, &outcome);
         writeln!(stdout, "{}", serde_json::to_string_pretty(&value)?)?;
     } else {
         write!(

@@ -1,0 +1,65 @@
+//! `pegflip verify`: check an answer written by `solve --json`, independently of the solvers.
+
+use std::io::Write;
+
+use clap::Parser;
+
+/// Check an answer written by `solve --json`: its moves are legal, reach the
+/// goal, and number as claimed; or its certificates hold.
+#[derive(Parser)]
+#[command(after_help = "\
+Example:
+  pegflip solve puzzles/lights-out.toml --json > answer.json
+  pegflip verify puzzles/lights-out.toml answer.json
+
+Exit status 0 when the answer holds; 1 with the reason when it does not.")]
+pub struct Args {
+    #[command(flatten)]
+    puzzle: crate::common::PuzzleArgs,
+    /// The answer, as written by `solve --json`; `-` for standard input.
+    answer: String,
+    /// Print one JSON object: {"holds": bool, "reason": text}.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &Args) -> anyhow::Result<u8> {
+    let puzzle = args.puzzle.load()?;
+    let program = puzzle.compile()?;
+    let (bytes, name) = crate::read_input(Some(&args.answer))?;
+    let answer: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
+        let text = String::from_utf8_lossy(&bytes);
+        let line_start: usize = text
+            .split_inclusive('\n')
+            .take(e.line().saturating_sub(1))
+            .map(str::len)
+            .sum();
+        pegflip::Error::input(
+            &name,
+            &text,
+            line_start + e.column().saturating_sub(1),
+            format!("not JSON: {e}"),
+        )
+    })?;
+    let verdict = pegflip::verify::verify(&puzzle, &program, &answer);
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let (holds, reason) = match &verdict {
+            Ok(summary) => (true, summary),
+            Err(reason) => (false, reason),
+        };
+        let v = serde_json::json!({ "holds": holds, "reason": reason });
+        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+    } else {
+        match &verdict {
+            Ok(summary) => writeln!(out, "holds: {summary}")?,
+            Err(reason) => writeln!(out, "does not hold: {reason}")?,
+        }
+    }
+    out.flush()?;
+    Ok(if verdict.is_ok() {
+        crate::OK
+    } else {
+        crate::IMPOSSIBLE
+    })
+}

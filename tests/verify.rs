@@ -1,0 +1,146 @@
+//! `pegflip verify` accepts every answer `solve --json` writes, and rejects tampered ones with the reason.
+
+mod common;
+use common::pegflip;
+
+fn solve_json(args: &[&str]) -> serde_json::Value {
+    let out = pegflip(args, b"");
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn verify(puzzle: &str, answer: &serde_json::Value) -> (i32, String) {
+    let out = pegflip(&["verify", puzzle, "-"], answer.to_string().as_bytes());
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+    )
+}
+
+#[test]
+fn every_kind_of_answer_verifies() {
+    let cases: [(&str, &[&str]); 5] = [
+        ("puzzles/flip4x4.toml", &["bwwb/bbwb/bwwb/bwww"]),
+        ("puzzles/flip4x4.toml", &["bwbw/wwww/bbwb/bwwb"]),
+        ("puzzles/pebble12.toml", &["--", "-o--o-oo----"]),
+        ("puzzles/lights-out.toml", &[]),
+        (
+            "puzzles/lights-out.toml",
+            &["o..../...../...../...../....."],
+        ),
+    ];
+    for (puzzle, board) in cases {
+        let mut args = vec!["solve", puzzle, "--json"];
+        args.extend_from_slice(board);
+        let answer = solve_json(&args);
+        let (code, text) = verify(puzzle, &answer);
+        assert_eq!(code, 0, "{puzzle} {board:?}: {text}");
+        assert!(text.starts_with("holds: "), "{text}");
+    }
+}
+
+#[test]
+fn tampered_answers_fail_with_the_reason() {
+    let answer = solve_json(&["solve", "puzzles/lights-out.toml", "--json"]);
+
+    let mut wrong_length = answer.clone();
+    wrong_length["length"] = 14.into();
+    let (code, text) = verify("puzzles/lights-out.toml", &wrong_length);
+    assert_eq!(
+        (code, text.trim()),
+        (
+            1,
+            "does not hold: the claimed length is 14, but there are 15 moves"
+        )
+    );
+
+    let mut dropped = answer.clone();
+    dropped["moves"].as_array_mut().unwrap().pop();
+    dropped["length"] = 14.into();
+    let (code, text) = verify("puzzles/lights-out.toml", &dropped);
+    assert_eq!(code, 1);
+    assert!(
+        text.contains("the board after it is") || text.contains("not a target"),
+        "{text}"
+    );
+
+    let mut off_board = answer.clone();
+    off_board["moves"][0]["cells"] = serde_json::json!([[7, 7]]);
+    let (code, text) = verify("puzzles/lights-out.toml", &off_board);
+    assert_eq!(
+        (code, text.trim()),
+        (
+            1,
+            "does not hold: move 1: [7, 7] is not a cell of the board"
+        )
+    );
+
+    // A jump that is not legal: pebble12, jumping from an empty cavity.
+    let pebble = solve_json(&[
+        "solve",
+        "puzzles/pebble12.toml",
+        "--json",
+        "--",
+        "-o--o-oo----",
+    ]);
+    let mut illegal = pebble.clone();
+    illegal["moves"][0]["cells"] = serde_json::json!([[0, 0], [0, 1], [0, 2]]);
+    let (code, text) = verify("puzzles/pebble12.toml", &illegal);
+    assert_eq!(
+        (code, text.trim()),
+        (
+            1,
+            "does not hold: move 1 is not legal on the board before it"
+        )
+    );
+
+    let mut wrong_pieces = pebble;
+    wrong_pieces["pieces"] = 1.into();
+    let (code, text) = verify("puzzles/pebble12.toml", &wrong_pieces);
+    assert_eq!(code, 1);
+    assert!(
+        text.contains("the moves leave 2 pieces, but the answer claims 1"),
+        "{text}"
+    );
+
+    // A certificate with a cell taken out no longer holds.
+    let impossible = solve_json(&[
+        "solve",
+        "puzzles/lights-out.toml",
+        "--json",
+        "o..../...../...../...../.....",
+    ]);
+    let mut broken = impossible.clone();
+    broken["certificate"][0]["cells"]
+        .as_array_mut()
+        .unwrap()
+        .remove(1);
+    let (code, text) = verify("puzzles/lights-out.toml", &broken);
+    assert_eq!(code, 1);
+    assert!(
+        text.contains("flips") && text.contains("an odd number"),
+        "{text}"
+    );
+
+    let mut none = impossible;
+    none.as_object_mut().unwrap().remove("certificate");
+    let (code, text) = verify("puzzles/lights-out.toml", &none);
+    assert_eq!(code, 1);
+    assert!(text.contains("gives no \"certificate\""), "{text}");
+}
+
+#[test]
+fn verify_reports_bad_json_with_its_place() {
+    let out = pegflip(
+        &["verify", "puzzles/lights-out.toml", "-"],
+        b"{\"solvable\": tru}",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with("<stdin>:1:"), "{stderr}");
+    assert!(stderr.contains("not JSON"), "{stderr}");
+}
