@@ -22,6 +22,9 @@ pub struct Args {
     /// Which solver answers.
     #[arg(long, value_enum, default_value_t)]
     solver: crate::common::SolverArg,
+    /// Print one JSON object: the answers and the warnings.
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<u8> {
@@ -37,8 +40,20 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         &limits,
         args.solver.into(),
     )?;
-    crate::warn(&out.warnings);
     let mut stdout = std::io::stdout().lock();
+    if args.json {
+        let text = String::from_utf8_lossy(&out.text);
+        let warnings: Vec<_> = out
+            .warnings
+            .iter()
+            .map(|w| serde_json::json!({ "file": w.file, "line": w.line, "col": w.col, "message": w.message }))
+            .collect();
+        let v = serde_json::json!({ "answers": text.lines().collect::<Vec<_>>(), "warnings": warnings });
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
+        stdout.flush()?;
+        return Ok(crate::OK);
+    }
+    crate::warn(&out.warnings);
     stdout.write_all(&out.text)?;
     stdout.flush()?;
     Ok(crate::OK)

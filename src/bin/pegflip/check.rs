@@ -13,6 +13,9 @@ Example:
 pub struct Args {
     #[command(flatten)]
     puzzle: crate::common::PuzzleArgs,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<u8> {
@@ -22,6 +25,33 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     let count = |kind| program.moves().iter().filter(|m| m.kind == kind).count();
     let (toggles, jumps) = (count(MoveKind::Toggle), count(MoveKind::Jump));
     let mut out = std::io::stdout().lock();
+    if args.json {
+        let goal = match program.goal() {
+            Goal::FewestPieces => serde_json::json!({ "fewest": "pieces" }),
+            Goal::Targets(t) => serde_json::json!({
+                "targets": t.iter().map(|b| puzzle.board_text(b)).collect::<Vec<_>>()
+            }),
+        };
+        let v = serde_json::json!({
+            "file": args.puzzle.puzzle,
+            "ok": true,
+            "name": puzzle.name,
+            "cells": board.cells(),
+            "rows": board.rows(),
+            "cols": board.cols(),
+            "shaped": !board.is_rectangular(),
+            "wrap": board.wraps(),
+            "moves": program.moves().len(),
+            "toggles": toggles,
+            "jumps": jumps,
+            "goal": goal,
+            "linear": program.is_linear(),
+            "solver": solver_summary(&program),
+            "start": puzzle.start.as_ref().map(|s| puzzle.board_text(s)),
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+        return Ok(crate::OK);
+    }
     writeln!(out, "{}: ok", args.puzzle.puzzle)?;
     writeln!(out, "name:   {}", puzzle.name)?;
     let shape = if board.is_rectangular() {

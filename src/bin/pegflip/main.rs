@@ -4,6 +4,7 @@ mod analyze;
 mod batch;
 mod check;
 mod common;
+mod completions;
 mod solve;
 mod verify;
 
@@ -51,9 +52,16 @@ enum Command {
     Check(check::Args),
     Analyze(analyze::Args),
     Verify(verify::Args),
+    Completions(completions::Args),
 }
 
+/// Exit status after Ctrl-C, as shells report a SIGINT.
+const INTERRUPTED: i32 = 130;
+
 fn main() -> ExitCode {
+    // Ctrl-C ends the program with 130. Output is written in whole pieces and flushed
+    // as each is done, so what was printed before stays printed.
+    let _ = ctrlc::set_handler(|| std::process::exit(INTERRUPTED));
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Solve(args) => solve::run(args),
@@ -61,6 +69,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Completions(args) => completions::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -79,19 +88,42 @@ fn report(err: &anyhow::Error) -> ExitCode {
         Some(pegflip::Error::Internal(_)) => INTERNAL,
         _ => BAD_INPUT,
     };
-    match err.downcast_ref::<pegflip::Error>() {
-        Some(pegflip::Error::Input(d)) => eprintln!("{d}"),
-        _ => eprintln!("pegflip: error: {err:#}"),
-    }
+    let mut stderr = anstream::stderr().lock();
+    let _ = match err.downcast_ref::<pegflip::Error>() {
+        Some(pegflip::Error::Input(d)) => writeln!(stderr, "{}", styled(d)),
+        _ => {
+            let red = anstyle::AnsiColor::Red.on_default().bold();
+            writeln!(stderr, "pegflip: {red}error{red:#}: {err:#}")
+        }
+    };
     ExitCode::from(code)
 }
 
 /// Prints warnings about dropped input to stderr.
 fn warn(warnings: &[pegflip::Diagnostic]) {
-    let mut err = std::io::stderr().lock();
+    let mut stderr = anstream::stderr().lock();
     for w in warnings {
-        let _ = writeln!(err, "{w}");
+        let _ = writeln!(stderr, "{}", styled(w));
     }
+}
+
+/// A diagnostic with its kind and caret in colour. anstream drops the colour
+/// when stderr is not a terminal or NO_COLOR is set.
+fn styled(d: &pegflip::Diagnostic) -> String {
+    let plain = d.to_string();
+    let (kind, colour) = match d.severity {
+        pegflip::error::Severity::Error => ("error", anstyle::AnsiColor::Red),
+        pegflip::error::Severity::Warning => ("warning", anstyle::AnsiColor::Yellow),
+    };
+    let style = colour.on_default().bold();
+    let mut lines: Vec<String> = plain.lines().map(str::to_string).collect();
+    if let Some(first) = lines.first_mut() {
+        *first = first.replacen(&format!(": {kind}: "), &format!(": {style}{kind}{style:#}: "), 1);
+    }
+    if let Some(caret) = lines.last_mut() {
+        *caret = caret.replace('^', &format!("{style}^{style:#}"));
+    }
+    lines.join("\n")
 }
 
 /// Reads a file, or standard input for `-` or no path; returns the bytes and
