@@ -77,14 +77,14 @@ pub(crate) fn apply(text: &str, overrides: &[Override]) -> Result<(String, Vec<P
     let mut placed = Vec::new();
     if let Ok(parsed) = toml_edit::Document::parse(edited.as_str()) {
         for o in overrides {
-            let mut item = parsed.as_item();
-            for k in &o.key {
-                item = match k.parse::<usize>() {
-                    Ok(i) if item.is_array_of_tables() || item.is_array() => &item[i],
-                    _ => &item[k.as_str()],
-                };
-            }
-            if let Some(span) = item.span() {
+            let found =
+                o.key
+                    .iter()
+                    .try_fold(parsed.as_item(), |item, k| match k.parse::<usize>() {
+                        Ok(i) if item.is_array_of_tables() || item.is_array() => item.get(i),
+                        _ => item.get(k.as_str()),
+                    });
+            if let Some(span) = found.and_then(Item::span) {
                 placed.push(Placed {
                     span,
                     arg: o.arg.clone(),

@@ -236,3 +236,168 @@ fn plural(n: usize, word: &str) -> String {
         format!("{word}s")
     }
 }
+
+/// The most panels (the start and one per move) one SVG picture draws (`svg-panels`).
+pub const SVG_PANELS: usize = 400;
+
+/// The most cells a board may have to be drawn as SVG (`svg-cells`).
+pub const SVG_CELLS: usize = 10_000;
+
+/// Size of one cell in the SVG picture, in pixels.
+const CELL: usize = 28;
+
+/// The start and the board after each move, side by side in rows of panels,
+/// as one SVG image. Toggle puzzles draw cells as tiles with the pressed cell
+/// ringed; jump puzzles draw holes and pegs, with the jumping peg's path as an
+/// arrow and the jumped peg crossed out. Shaped boards draw only their cells.
+/// An impossible board is drawn with its certificate cells marked.
+pub fn svg(
+    puzzle: &Puzzle,
+    program: &Program,
+    start: &Bits,
+    outcome: &Outcome,
+) -> crate::Result<String> {
+    let board = &puzzle.board;
+    if board.cells() > SVG_CELLS {
+        return Err(crate::Error::Limit {
+            what: "the number of cells to draw".into(),
+            name: "svg-cells",
+            value: board.cells() as u128,
+            limit: SVG_CELLS as u128,
+            hint: "a picture of a board this large would not be readable".into(),
+        });
+    }
+    // Each panel: (caption, board, the move that led to it, cells to mark).
+    let mut panels: Vec<(String, Bits, Option<usize>, Option<Bits>)> = Vec::new();
+    match outcome {
+        Outcome::Solved(solution) => {
+            if solution.moves.len() + 1 > SVG_PANELS {
+                return Err(crate::Error::Limit {
+                    what: "the number of panels to draw".into(),
+                    name: "svg-panels",
+                    value: solution.moves.len() as u128 + 1,
+                    limit: SVG_PANELS as u128,
+                    hint: "one panel is drawn per move".into(),
+                });
+            }
+            let states = program.trace(start, &solution.moves).unwrap_or_default();
+            panels.push(("start".into(), start.clone(), None, None));
+            for (i, (&m, state)) in solution.moves.iter().zip(states.iter().skip(1)).enumerate() {
+                let caption = format!("{}. {}", i + 1, describe_move(puzzle, program, m));
+                panels.push((caption, state.clone(), Some(m), None));
+            }
+        }
+        Outcome::Unsolvable(proof) => {
+            panels.push(("impossible".into(), start.clone(), None, None));
+            if let Proof::Parity(certificates) = proof {
+                for c in certificates {
+                    let caption = format!("certificate vs {}", puzzle.board_text(&c.target));
+                    panels.push((caption, start.clone(), None, Some(c.cells.clone())));
+                }
+            }
+        }
+    }
+    let pegs = program.moves().iter().any(|m| m.kind == MoveKind::Jump);
+    let (bw, bh) = (board.cols() * CELL, board.rows() * CELL);
+    // Wide enough for the board and the longest caption (about 7 px a character).
+    let caption_w = panels
+        .iter()
+        .map(|p| p.0.chars().count() * 7)
+        .max()
+        .unwrap_or(0);
+    let panel_w = bw.max(caption_w).max(120) + 24;
+    let panel_h = bh + 44;
+    let per_row = (1200 / panel_w).clamp(1, 8).min(panels.len());
+    let rows = panels.len().div_ceil(per_row);
+    let (width, height) = (per_row * panel_w, rows * panel_h);
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
+         viewBox=\"0 0 {width} {height}\" font-family=\"sans-serif\" font-size=\"12\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
+    );
+    let centre = |cell: crate::CellId, x0: usize, y0: usize| {
+        let [r, c] = board.coord(cell);
+        (x0 + c * CELL + CELL / 2, y0 + r * CELL + CELL / 2)
+    };
+    for (k, (caption, state, mv, marked)) in panels.iter().enumerate() {
+        let (x0, y0) = ((k % per_row) * panel_w + 12, (k / per_row) * panel_h + 24);
+        out.push_str(&format!(
+            "<text x=\"{x0}\" y=\"{}\">{}</text>\n",
+            y0 - 8,
+            escape(caption)
+        ));
+        for cell in (0..board.cells()).map(crate::CellId) {
+            let (cx, cy) = centre(cell, x0, y0);
+            let on = state.get(cell.0);
+            if pegs {
+                out.push_str(&format!(
+                    "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"5\" fill=\"#d8d2c4\"/>\n"
+                ));
+                if on {
+                    out.push_str(&format!(
+                        "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"10\" fill=\"#3b5b92\"/>\n"
+                    ));
+                }
+            } else {
+                let fill = if on { "#2b2b2b" } else { "#f1efe8" };
+                out.push_str(&format!(
+                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"3\" fill=\"{fill}\" \
+                     stroke=\"#999\"/>\n",
+                    cx - CELL / 2 + 1,
+                    cy - CELL / 2 + 1,
+                    CELL - 2,
+                    CELL - 2
+                ));
+            }
+            if marked.as_ref().is_some_and(|q| q.get(cell.0)) {
+                out.push_str(&format!(
+                    "<text x=\"{cx}\" y=\"{}\" text-anchor=\"middle\" font-size=\"16\" \
+                     font-weight=\"bold\" fill=\"#d62728\">#</text>\n",
+                    cy + 6
+                ));
+            }
+        }
+        if let Some(m) = mv {
+            let m = &program.moves()[*m];
+            match m.kind {
+                MoveKind::Toggle => {
+                    let (cx, cy) = centre(m.cells[0], x0, y0);
+                    out.push_str(&format!(
+                        "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{}\" fill=\"none\" \
+                         stroke=\"#d62728\" stroke-width=\"3\"/>\n",
+                        CELL / 2 - 3
+                    ));
+                }
+                MoveKind::Jump => {
+                    let (fx, fy) = centre(m.cells[0], x0, y0);
+                    let (ox, oy) = centre(m.cells[1], x0, y0);
+                    let (tx, ty) = centre(m.cells[2], x0, y0);
+                    out.push_str(&format!(
+                        "<line x1=\"{fx}\" y1=\"{fy}\" x2=\"{tx}\" y2=\"{ty}\" stroke=\"#e8850c\" \
+                         stroke-width=\"3\" stroke-linecap=\"round\"/>\n\
+                         <circle cx=\"{tx}\" cy=\"{ty}\" r=\"12\" fill=\"none\" stroke=\"#e8850c\" \
+                         stroke-width=\"3\"/>\n\
+                         <path d=\"M{} {} L{} {} M{} {} L{} {}\" stroke=\"#d62728\" \
+                         stroke-width=\"3\"/>\n",
+                        ox - 6,
+                        oy - 6,
+                        ox + 6,
+                        oy + 6,
+                        ox - 6,
+                        oy + 6,
+                        ox + 6,
+                        oy - 6
+                    ));
+                }
+            }
+        }
+    }
+    out.push_str("</svg>\n");
+    Ok(out)
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}

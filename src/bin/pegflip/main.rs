@@ -118,7 +118,11 @@ fn styled(d: &pegflip::Diagnostic) -> String {
     let style = colour.on_default().bold();
     let mut lines: Vec<String> = plain.lines().map(str::to_string).collect();
     if let Some(first) = lines.first_mut() {
-        *first = first.replacen(&format!(": {kind}: "), &format!(": {style}{kind}{style:#}: "), 1);
+        *first = first.replacen(
+            &format!(": {kind}: "),
+            &format!(": {style}{kind}{style:#}: "),
+            1,
+        );
     }
     if let Some(caret) = lines.last_mut() {
         *caret = caret.replace('^', &format!("{style}^{style:#}"));

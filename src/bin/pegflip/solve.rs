@@ -12,6 +12,7 @@ Examples:
   pegflip solve puzzles/flip4x4.toml bwwb/bbwb/bwwb/bwww
   pegflip solve puzzles/pebble12.toml -- -o--o-oo----
   printf 'bwwb\\nbbwb\\nbwwb\\nbwww\\n' | pegflip solve puzzles/flip4x4.toml - --json
+  pegflip solve puzzles/lights-out.toml --svg lights-out.svg
 
 The first line is what `batch` would print for the board. Coordinates are
 0-based [row, col]. Exit status 1 means the board is proven impossible.")]
@@ -24,6 +25,9 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Also draw the start and every step in one SVG picture, written to FILE.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<String>,
     /// Which solver answers.
     #[arg(long, value_enum, default_value_t)]
     solver: crate::common::SolverArg,
@@ -70,6 +74,13 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         return Err(
             pegflip::Error::Internal(format!("the answer fails verification: {reason}")).into(),
         );
+    }
+    if let Some(path) = &args.svg {
+        let picture = render::svg(&puzzle, &program, &start, &outcome)?;
+        std::fs::write(path, picture).map_err(|source| pegflip::Error::Io {
+            path: path.clone(),
+            source,
+        })?;
     }
     let mut stdout = std::io::stdout().lock();
     if args.json {
