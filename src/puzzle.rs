@@ -462,7 +462,7 @@ fn build_rule(src: &Src, spec: &Spanned<MoveSpec>) -> Result<MoveRule> {
         if dr.abs() > MAX_OFFSET || dc.abs() > MAX_OFFSET {
             return Err(src.err(
                 item.span(),
-                format!("offset out of range: each part must be within ±{MAX_OFFSET}"),
+                format!("offset [{dr}, {dc}] is past the limit offset-range = ±{MAX_OFFSET}"),
             ));
         }
         if dirs.contains(&dir) {

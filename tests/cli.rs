@@ -1,0 +1,87 @@
+//! The command line's promises: JSON on every command, help with examples, completions.
+
+mod common;
+use common::{data, pegflip};
+
+#[test]
+fn every_command_has_help_with_an_example() {
+    for cmd in [
+        "solve",
+        "batch",
+        "check",
+        "analyze",
+        "verify",
+        "completions",
+    ] {
+        let out = pegflip(&[cmd, "--help"], b"");
+        assert_eq!(out.status.code(), Some(0), "{cmd}");
+        let help = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            help.contains("Example"),
+            "{cmd} --help has no example:\n{help}"
+        );
+        assert!(
+            help.contains(&format!("pegflip {cmd}")),
+            "{cmd} --help example does not run {cmd}"
+        );
+    }
+}
+
+#[test]
+fn check_and_batch_speak_json() {
+    let out = pegflip(&["check", "puzzles/flip4x4.toml", "--json"], b"");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["ok"].as_bool(), v["cells"].as_u64(), v["moves"].as_u64()),
+        (Some(true), Some(16), Some(16))
+    );
+    assert_eq!(
+        v["goal"]["targets"],
+        serde_json::json!(["bbbb/bbbb/bbbb/bbbb", "wwww/wwww/wwww/wwww"])
+    );
+
+    let out = pegflip(
+        &["batch", "puzzles/pebble12.toml", "--json"],
+        &data("pebble12-seed003.in"),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["answers"], serde_json::json!(["1", "2", "3", "12", "1"]));
+    assert_eq!(v["warnings"][0]["line"], 3);
+    assert_eq!(v["warnings"][0]["col"], 13);
+    assert!(
+        out.stderr.is_empty(),
+        "with --json the warnings are in the object"
+    );
+}
+
+#[test]
+fn completions_for_three_shells() {
+    for (shell, marker) in [
+        ("bash", "complete -F"),
+        ("zsh", "#compdef pegflip"),
+        ("fish", "complete -c pegflip"),
+    ] {
+        let out = pegflip(&["completions", shell], b"");
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let script = String::from_utf8(out.stdout).unwrap();
+        assert!(script.contains(marker), "{shell}");
+        assert!(
+            script.contains("analyze"),
+            "{shell} completes the subcommands"
+        );
+    }
+}
+
+#[test]
+fn no_colour_when_stderr_is_not_a_terminal() {
+    let out = pegflip(
+        &["solve", "puzzles/flip4x4.toml", "bwxb/bbwb/bwwb/bwww"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        !out.stderr.contains(&0x1b),
+        "no escape codes in piped stderr"
+    );
+}
