@@ -1,5 +1,6 @@
 //! Solvers: search for one board, answer tables for many, GF(2) for linear puzzles, and the check every answer passes.
 
+pub mod dfs;
 pub mod grid;
 pub mod linear;
 pub mod search;
@@ -201,7 +202,12 @@ pub fn solve_linear(
 
 fn solve_bfs(program: &Program, start: &Bits, limits: &Limits) -> Result<Outcome> {
     let word = start.to_u64().unwrap_or(0);
-    let outcome = match search::bfs(program, word, limits)? {
+    let found = if dfs::applies(program) {
+        dfs::dfs(program, word, limits)?
+    } else {
+        search::bfs(program, word, limits)?
+    };
+    let outcome = match found {
         None => Outcome::Unsolvable(Proof::Search),
         Some(found) => Outcome::Solved(Solution {
             moves: found.moves,

@@ -52,7 +52,7 @@ impl Masks {
 
 /// What one search found: the moves from the start, and the state they reach.
 #[derive(Debug)]
-pub(crate) struct Found {
+pub struct Found {
     pub moves: Vec<usize>,
     pub end: u64,
 }
