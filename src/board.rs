@@ -168,6 +168,30 @@ impl Board {
             .map(|e| CellId(e.target().index()))
     }
 
+    /// The automorphisms of the board graph that keep orthogonal edges
+    /// orthogonal and diagonal ones diagonal, found by VF2 (petgraph); each is
+    /// a permutation `p` with cell `i` going to cell `p[i]`. The identity comes
+    /// first. At most `limit` are returned.
+    pub fn automorphisms(&self, limit: usize) -> Vec<Vec<usize>> {
+        let g = self.graph();
+        let mut node_match = |_: &Coord, _: &Coord| true;
+        let mut edge_match = |a: &Dir, b: &Dir| a.dr.abs() + a.dc.abs() == b.dr.abs() + b.dc.abs();
+        let mut found: Vec<Vec<usize>> = vec![(0..self.cells()).collect()];
+        if let Some(iter) = petgraph::algo::isomorphism::subgraph_isomorphisms_iter(
+            &g,
+            &g,
+            &mut node_match,
+            &mut edge_match,
+        ) {
+            for perm in iter.take(limit) {
+                if perm.iter().enumerate().any(|(i, &p)| i != p) {
+                    found.push(perm);
+                }
+            }
+        }
+        found
+    }
+
     /// The board graph: node `i` is cell `i`, weighted by its coordinates.
     pub fn graph(&self) -> &DiGraph<Coord, Dir> {
         self.graph.get_or_init(|| {

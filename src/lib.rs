@@ -38,6 +38,7 @@
 pub mod bits;
 pub mod board;
 pub mod compile;
+pub mod enumerate;
 pub mod error;
 pub mod gf2;
 pub mod io;

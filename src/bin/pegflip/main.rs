@@ -6,6 +6,7 @@ mod check;
 mod common;
 mod completions;
 mod solve;
+mod states;
 mod verify;
 
 use std::io::Write;
@@ -52,6 +53,7 @@ enum Command {
     Check(check::Args),
     Analyze(analyze::Args),
     Verify(verify::Args),
+    States(states::Args),
     Completions(completions::Args),
 }
 
@@ -69,6 +71,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::States(args) => states::run(args),
         Command::Completions(args) => completions::run(args),
     };
     match result {

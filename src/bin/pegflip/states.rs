@@ -1,0 +1,185 @@
+//! `pegflip states`: list, count or histogram every solvable (or reachable) state.
+
+use std::io::{BufWriter, Write};
+use std::time::{Duration, Instant};
+
+use clap::{Parser, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use pegflip::enumerate::{Request, default_max_memory, enumerate};
+use pegflip::{Bits, Goal};
+
+/// List every solvable state: those from which the goal can be reached.
+#[derive(Parser)]
+#[command(after_help = "\
+Examples:
+  pegflip states puzzles/flip4x4.toml --count
+  pegflip states puzzles/flip4x4.toml --histogram
+  pegflip states puzzles/pebble12.toml | head
+  pegflip states puzzles/english33.toml --from start --reachable --count --symmetry
+
+The distance in a histogram is the fewest moves to the goal, or with
+--reachable the fewest moves from the start. For a fewest-pieces puzzle every
+state is listed with its answer, and --histogram groups states by answer.")]
+pub struct Args {
+    #[command(flatten)]
+    puzzle: crate::common::PuzzleArgs,
+    /// Keep only states reachable from BOARD (`start`: the puzzle's declared start).
+    #[arg(long, value_name = "BOARD")]
+    from: Option<String>,
+    /// Every state reachable from --from, whether or not it can reach the goal.
+    #[arg(long)]
+    reachable: bool,
+    /// Print only the number of states.
+    #[arg(long, conflicts_with = "histogram")]
+    count: bool,
+    /// Print `DISTANCE COUNT` lines.
+    #[arg(long)]
+    histogram: bool,
+    /// Count and list states up to the puzzle's symmetries (found from its board graph).
+    #[arg(long)]
+    symmetry: bool,
+    /// How states are written.
+    #[arg(long, value_enum, default_value_t = Format::Board)]
+    format: Format,
+    /// Refuse work estimated to need more memory, in bytes (suffixes K, M, G);
+    /// default 60% of the machine's memory.
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    max_memory: Option<u64>,
+}
+
+/// How `states` writes a state.
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    /// Board text, rows joined by `/`.
+    Board,
+    /// One 0 or 1 per cell, in cell order.
+    Bits,
+    /// The state as an integer: bit i is cell i.
+    Int,
+    /// One JSON object per line.
+    Json,
+}
+
+fn parse_bytes(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let (digits, unit) = match t.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => t.split_at(i),
+        None => (t, ""),
+    };
+    let n: u64 = digits.parse().map_err(|_| format!("expected a number of bytes, found '{text}'"))?;
+    let scale = match unit.to_ascii_uppercase().as_str() {
+        "" | "B" => 1,
+        "K" | "KB" | "KIB" => 1 << 10,
+        "M" | "MB" | "MIB" => 1 << 20,
+        "G" | "GB" | "GIB" => 1 << 30,
+        _ => return Err(format!("unknown unit '{unit}': use K, M or G")),
+    };
+    n.checked_mul(scale).ok_or_else(|| format!("{text} is too large"))
+}
+
+pub fn run(args: &Args) -> anyhow::Result<u8> {
+    let puzzle = args.puzzle.load()?;
+    let program = puzzle.compile()?;
+    let from = match args.from.as_deref() {
+        None => None,
+        Some("start") => Some(puzzle.start.clone().ok_or_else(|| {
+            pegflip::Error::Usage(format!("{} declares no start position", args.puzzle.puzzle))
+        })?),
+        Some(text) => {
+            let read = puzzle.read_board(text, "--from")?;
+            crate::warn(&read.warnings);
+            Some(read.state)
+        }
+    };
+    let request = Request {
+        from,
+        reachable: args.reachable,
+        symmetry: args.symmetry,
+        max_memory: args.max_memory.unwrap_or_else(default_max_memory),
+    };
+    let objective = matches!(program.goal(), Goal::FewestPieces);
+    let listing = !args.count && !args.histogram;
+    let progress = Progress::new();
+    let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let mut failed: Option<std::io::Error> = None;
+    let cells = program.cells();
+    let mut visit = |s: u64, d: Option<u32>| -> bool {
+        progress.tick();
+        if !listing {
+            return true;
+        }
+        let state = Bits::from_u64(cells, s);
+        let text = match args.format {
+            Format::Board => puzzle.board_text(&state),
+            Format::Bits => (0..cells).map(|i| if s >> i & 1 == 1 { '1' } else { '0' }).collect(),
+            Format::Int => s.to_string(),
+            Format::Json => {
+                let key = if objective { "answer" } else { "distance" };
+                serde_json::json!({ "board": puzzle.board_text(&state), key: d }).to_string()
+            }
+        };
+        let line = match (objective, args.format, d) {
+            (true, Format::Board | Format::Bits | Format::Int, Some(a)) => format!("{text} {a}\n"),
+            _ => format!("{text}\n"),
+        };
+        match out.write_all(line.as_bytes()) {
+            Ok(()) => true,
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
+        }
+    };
+    let summary = enumerate(&puzzle, &program, &request, args.histogram, Some(&mut visit))?;
+    progress.finish();
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    if args.count {
+        writeln!(out, "{}", summary.count)?;
+    } else if args.histogram {
+        for (d, n) in &summary.histogram {
+            writeln!(out, "{d} {n}")?;
+        }
+    }
+    out.flush()?;
+    Ok(crate::OK)
+}
+
+/// A spinner on stderr that appears once a run has lasted a second (never
+/// when stderr is not a terminal).
+struct Progress {
+    bar: ProgressBar,
+    started: Instant,
+    shown: std::cell::Cell<bool>,
+    seen: std::cell::Cell<u64>,
+}
+
+impl Progress {
+    fn new() -> Progress {
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+        bar.set_style(ProgressStyle::with_template("{spinner} {human_pos} states, {elapsed}").unwrap_or_else(|_| ProgressStyle::default_spinner()));
+        Progress {
+            bar,
+            started: Instant::now(),
+            shown: false.into(),
+            seen: 0.into(),
+        }
+    }
+
+    fn tick(&self) {
+        let n = self.seen.get() + 1;
+        self.seen.set(n);
+        if n % 65536 == 0 {
+            if !self.shown.get() && self.started.elapsed() > Duration::from_secs(1) {
+                self.bar.set_draw_target(ProgressDrawTarget::stderr());
+                self.shown.set(true);
+            }
+            self.bar.set_position(n);
+        }
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}

@@ -1,0 +1,116 @@
+//! The symmetries of a puzzle: board-graph automorphisms that map moves to moves and the goal to itself.
+
+use rustc_hash::FxHashSet;
+
+use crate::board::CellId;
+use crate::enumerate::layers::Canon;
+use crate::program::{Goal, Program};
+use crate::puzzle::Puzzle;
+
+/// The most automorphisms examined: enough for any board's square symmetries.
+const MAX_AUTOMORPHISMS: usize = 4096;
+
+/// A group of cell permutations, with byte tables to apply them to a
+/// one-word state quickly.
+pub struct Symmetries {
+    perms: Vec<Vec<usize>>,
+    /// Per permutation, per byte of the state, per byte value: the image bits.
+    tables: Vec<Vec<[u64; 256]>>,
+}
+
+impl Symmetries {
+    /// The puzzle's symmetries: automorphisms of its board graph (found from
+    /// the graph, not assumed) that map every move to a move and the goal's
+    /// targets onto themselves, and fix every state of `fixed`.
+    pub fn of(puzzle: &Puzzle, program: &Program, fixed: &[u64]) -> Symmetries {
+        let moves: FxHashSet<(Vec<CellId>, Vec<CellId>, Vec<CellId>)> = program
+            .moves()
+            .iter()
+            .map(|m| (m.need_on.clone(), m.need_off.clone(), m.flip.clone()))
+            .collect();
+        let map = |p: &[usize], cells: &[CellId]| {
+            let mut out: Vec<CellId> = cells.iter().map(|c| CellId(p[c.0])).collect();
+            out.sort_unstable();
+            out
+        };
+        let targets: Option<FxHashSet<u64>> = match program.goal() {
+            Goal::Targets(t) => Some(t.iter().filter_map(|b| b.to_u64()).collect()),
+            Goal::FewestPieces => None,
+        };
+        let perms: Vec<Vec<usize>> = puzzle
+            .board
+            .automorphisms(MAX_AUTOMORPHISMS)
+            .into_iter()
+            .filter(|p| {
+                program.moves().iter().all(|m| {
+                    moves.contains(&(map(p, &m.need_on), map(p, &m.need_off), map(p, &m.flip)))
+                })
+            })
+            .filter(|p| {
+                targets
+                    .as_ref()
+                    .is_none_or(|t| t.iter().all(|&s| t.contains(&permute(p, s))))
+            })
+            .filter(|p| fixed.iter().all(|&s| permute(p, s) == s))
+            .collect();
+        let bytes = program.cells().div_ceil(8);
+        let tables = perms
+            .iter()
+            .map(|p| {
+                (0..bytes)
+                    .map(|byte| {
+                        let mut table = [0u64; 256];
+                        for (v, slot) in table.iter_mut().enumerate() {
+                            *slot = permute(p, (v as u64) << (8 * byte));
+                        }
+                        table
+                    })
+                    .collect()
+            })
+            .collect();
+        Symmetries { perms, tables }
+    }
+
+    /// The number of symmetries, the identity included.
+    pub fn len(&self) -> usize {
+        self.perms.len()
+    }
+
+    /// Whether only the identity is left.
+    pub fn is_empty(&self) -> bool {
+        self.perms.len() <= 1
+    }
+
+    /// The image of `state` under symmetry `k`.
+    #[inline]
+    pub fn apply(&self, k: usize, state: u64) -> u64 {
+        self.tables[k]
+            .iter()
+            .enumerate()
+            .fold(0, |acc, (byte, table)| acc | table[(state >> (8 * byte) & 0xff) as usize])
+    }
+}
+
+impl Canon for Symmetries {
+    #[inline]
+    fn canon(&self, state: u64) -> u64 {
+        (0..self.perms.len())
+            .map(|k| self.apply(k, state))
+            .min()
+            .unwrap_or(state)
+    }
+}
+
+/// The image of a state under a permutation, bit by bit.
+fn permute(p: &[usize], state: u64) -> u64 {
+    let mut out = 0;
+    let mut rest = state;
+    while rest != 0 {
+        let i = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        if i < p.len() {
+            out |= 1 << p[i];
+        }
+    }
+    out
+}
