@@ -64,7 +64,15 @@ pub fn run(
     max_memory: u64,
     layer: impl FnMut(usize, &[u64]) -> bool,
 ) -> Result<()> {
-    run_filtered(program, direction, sources, canon, max_memory, &|_| true, layer)
+    run_filtered(
+        program,
+        direction,
+        sources,
+        canon,
+        max_memory,
+        &|_| true,
+        layer,
+    )
 }
 
 /// Backward layered search that keeps only the states `within` accepts: the
@@ -77,7 +85,15 @@ pub fn run_within(
     within: &(dyn Fn(u64) -> bool + Sync),
     layer: impl FnMut(usize, &[u64]) -> bool,
 ) -> Result<()> {
-    run_filtered(program, Direction::Backward, sources, canon, max_memory, within, layer)
+    run_filtered(
+        program,
+        Direction::Backward,
+        sources,
+        canon,
+        max_memory,
+        within,
+        layer,
+    )
 }
 
 fn run_filtered(

@@ -107,9 +107,14 @@ pub fn enumerate(
             match &request.from {
                 Some(from) => {
                     let start = canon.canon(from.to_u64().unwrap_or(0));
-                    layers::run(program, Direction::Forward, vec![start], canon, request.max_memory, |_, layer| {
-                        layer.iter().all(|&s| record(s, answer(s), &mut summary))
-                    })?;
+                    layers::run(
+                        program,
+                        Direction::Forward,
+                        vec![start],
+                        canon,
+                        request.max_memory,
+                        |_, layer| layer.iter().all(|&s| record(s, answer(s), &mut summary)),
+                    )?;
                 }
                 None => {
                     for s in 0..1u64 << program.cells() {
@@ -127,36 +132,73 @@ pub fn enumerate(
                 && symmetries.is_none()
             {
                 return linear_states(program, targets, &mut |s, _| record(s, None, &mut summary))
-                    .map(|count| Summary { count, ..summary.clone() });
+                    .map(|count| Summary {
+                        count,
+                        ..summary.clone()
+                    });
             }
             require_small(program)?;
             let sources: Vec<u64> = {
-                let mut t: Vec<u64> = targets.iter().filter_map(|t| t.to_u64()).map(|t| canon.canon(t)).collect();
+                let mut t: Vec<u64> = targets
+                    .iter()
+                    .filter_map(|t| t.to_u64())
+                    .map(|t| canon.canon(t))
+                    .collect();
                 t.sort_unstable();
                 t.dedup();
                 t
             };
             match (&request.from, request.reachable) {
                 (None, _) => {
-                    layers::run(program, Direction::Backward, sources, canon, request.max_memory, |d, layer| {
-                        layer.iter().all(|&s| record(s, Some(d as u32), &mut summary))
-                    })?;
+                    layers::run(
+                        program,
+                        Direction::Backward,
+                        sources,
+                        canon,
+                        request.max_memory,
+                        |d, layer| {
+                            layer
+                                .iter()
+                                .all(|&s| record(s, Some(d as u32), &mut summary))
+                        },
+                    )?;
                 }
                 (Some(from), true) => {
                     let start = canon.canon(from.to_u64().unwrap_or(0));
-                    layers::run(program, Direction::Forward, vec![start], canon, request.max_memory, |d, layer| {
-                        layer.iter().all(|&s| record(s, Some(d as u32), &mut summary))
-                    })?;
+                    layers::run(
+                        program,
+                        Direction::Forward,
+                        vec![start],
+                        canon,
+                        request.max_memory,
+                        |d, layer| {
+                            layer
+                                .iter()
+                                .all(|&s| record(s, Some(d as u32), &mut summary))
+                        },
+                    )?;
                 }
                 (Some(from), false) => {
                     // The states reachable from the start, then backwards from the
                     // targets through those states only.
                     let start = canon.canon(from.to_u64().unwrap_or(0));
                     let reached = Reached::collect(program, start, canon, request.max_memory)?;
-                    let sources: Vec<u64> = sources.into_iter().filter(|&t| reached.contains(t)).collect();
-                    layers::run_within(program, sources, canon, request.max_memory, &|s| reached.contains(s), |d, layer| {
-                        layer.iter().all(|&s| record(s, Some(d as u32), &mut summary))
-                    })?;
+                    let sources: Vec<u64> = sources
+                        .into_iter()
+                        .filter(|&t| reached.contains(t))
+                        .collect();
+                    layers::run_within(
+                        program,
+                        sources,
+                        canon,
+                        request.max_memory,
+                        &|s| reached.contains(s),
+                        |d, layer| {
+                            layer
+                                .iter()
+                                .all(|&s| record(s, Some(d as u32), &mut summary))
+                        },
+                    )?;
                 }
             }
         }
@@ -176,24 +218,36 @@ enum Reached {
 }
 
 impl Reached {
-    fn collect(program: &Program, start: u64, canon: &dyn Canon, max_memory: u64) -> Result<Reached> {
+    fn collect(
+        program: &Program,
+        start: u64,
+        canon: &dyn Canon,
+        max_memory: u64,
+    ) -> Result<Reached> {
         let cells = program.cells();
         let mut reached = if cells <= layers::BITMAP_CELLS {
             Reached::Bitmap(vec![0u64; ((1u128 << cells) / 64).max(1) as usize])
         } else {
             Reached::Sorted(Vec::new())
         };
-        layers::run(program, Direction::Forward, vec![start], canon, max_memory, |_, layer| {
-            match &mut reached {
-                Reached::Bitmap(bits) => {
-                    for &s in layer {
-                        bits[(s / 64) as usize] |= 1 << (s % 64);
+        layers::run(
+            program,
+            Direction::Forward,
+            vec![start],
+            canon,
+            max_memory,
+            |_, layer| {
+                match &mut reached {
+                    Reached::Bitmap(bits) => {
+                        for &s in layer {
+                            bits[(s / 64) as usize] |= 1 << (s % 64);
+                        }
                     }
+                    Reached::Sorted(list) => list.extend_from_slice(layer),
                 }
-                Reached::Sorted(list) => list.extend_from_slice(layer),
-            }
-            true
-        })?;
+                true
+            },
+        )?;
         if let Reached::Sorted(list) = &mut reached {
             list.sort_unstable();
         }
@@ -212,7 +266,11 @@ impl Reached {
 /// `target + span(moves)`, walked in Gray-code order over a basis of the
 /// span, one XOR per state. Cosets shared by two targets are walked once.
 /// Returns the count (exact, whatever its size).
-fn linear_states(program: &Program, targets: &[Bits], visit: &mut dyn FnMut(u64, Option<u32>) -> bool) -> Result<u128> {
+fn linear_states(
+    program: &Program,
+    targets: &[Bits],
+    visit: &mut dyn FnMut(u64, Option<u32>) -> bool,
+) -> Result<u128> {
     let limits = Limits::default();
     let linear = Linear::new(program, &limits)?;
     let rank = linear.rank();
@@ -228,13 +286,16 @@ fn linear_states(program: &Program, targets: &[Bits], visit: &mut dyn FnMut(u64,
             cosets.push(t);
         }
     }
-    let count = (cosets.len() as u128).checked_shl(rank as u32).filter(|_| rank < 120).ok_or_else(|| Error::Limit {
-        what: "the rank".into(),
-        name: "count rank",
-        value: rank as u128,
-        limit: 119,
-        hint: "use `analyze` for the exact count of larger puzzles".into(),
-    })?;
+    let count = (cosets.len() as u128)
+        .checked_shl(rank as u32)
+        .filter(|_| rank < 120)
+        .ok_or_else(|| Error::Limit {
+            what: "the rank".into(),
+            name: "count rank",
+            value: rank as u128,
+            limit: 119,
+            hint: "use `analyze` for the exact count of larger puzzles".into(),
+        })?;
     let Some(basis) = span_basis(program, &linear)? else {
         return Ok(count);
     };

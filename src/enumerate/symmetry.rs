@@ -87,7 +87,9 @@ impl Symmetries {
         self.tables[k]
             .iter()
             .enumerate()
-            .fold(0, |acc, (byte, table)| acc | table[(state >> (8 * byte) & 0xff) as usize])
+            .fold(0, |acc, (byte, table)| {
+                acc | table[(state >> (8 * byte) & 0xff) as usize]
+            })
     }
 }
 

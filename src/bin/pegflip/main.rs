@@ -5,6 +5,7 @@ mod batch;
 mod check;
 mod common;
 mod completions;
+mod graph;
 mod solve;
 mod states;
 mod verify;
@@ -54,6 +55,7 @@ enum Command {
     Analyze(analyze::Args),
     Verify(verify::Args),
     States(states::Args),
+    Graph(graph::Args),
     Completions(completions::Args),
 }
 
@@ -72,6 +74,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(args),
         Command::Verify(args) => verify::run(args),
         Command::States(args) => states::run(args),
+        Command::Graph(args) => graph::run(args),
         Command::Completions(args) => completions::run(args),
     };
     match result {

@@ -24,7 +24,7 @@ pub struct Args {
     #[command(flatten)]
     puzzle: crate::common::PuzzleArgs,
     /// Keep only states reachable from BOARD (`start`: the puzzle's declared start).
-    #[arg(long, value_name = "BOARD")]
+    #[arg(long, value_name = "BOARD", allow_hyphen_values = true)]
     from: Option<String>,
     /// Every state reachable from --from, whether or not it can reach the goal.
     #[arg(long)]
@@ -66,7 +66,9 @@ fn parse_bytes(text: &str) -> Result<u64, String> {
         Some((i, _)) => t.split_at(i),
         None => (t, ""),
     };
-    let n: u64 = digits.parse().map_err(|_| format!("expected a number of bytes, found '{text}'"))?;
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("expected a number of bytes, found '{text}'"))?;
     let scale = match unit.to_ascii_uppercase().as_str() {
         "" | "B" => 1,
         "K" | "KB" | "KIB" => 1 << 10,
@@ -74,7 +76,8 @@ fn parse_bytes(text: &str) -> Result<u64, String> {
         "G" | "GB" | "GIB" => 1 << 30,
         _ => return Err(format!("unknown unit '{unit}': use K, M or G")),
     };
-    n.checked_mul(scale).ok_or_else(|| format!("{text} is too large"))
+    n.checked_mul(scale)
+        .ok_or_else(|| format!("{text} is too large"))
 }
 
 pub fn run(args: &Args) -> anyhow::Result<u8> {
@@ -111,7 +114,9 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         let state = Bits::from_u64(cells, s);
         let text = match args.format {
             Format::Board => puzzle.board_text(&state),
-            Format::Bits => (0..cells).map(|i| if s >> i & 1 == 1 { '1' } else { '0' }).collect(),
+            Format::Bits => (0..cells)
+                .map(|i| if s >> i & 1 == 1 { '1' } else { '0' })
+                .collect(),
             Format::Int => s.to_string(),
             Format::Json => {
                 let key = if objective { "answer" } else { "distance" };
@@ -130,7 +135,13 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
             }
         }
     };
-    let summary = enumerate(&puzzle, &program, &request, args.histogram, Some(&mut visit))?;
+    let summary = enumerate(
+        &puzzle,
+        &program,
+        &request,
+        args.histogram,
+        Some(&mut visit),
+    )?;
     progress.finish();
     if let Some(e) = failed {
         return Err(e.into());
@@ -158,7 +169,10 @@ struct Progress {
 impl Progress {
     fn new() -> Progress {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
-        bar.set_style(ProgressStyle::with_template("{spinner} {human_pos} states, {elapsed}").unwrap_or_else(|_| ProgressStyle::default_spinner()));
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {human_pos} states, {elapsed}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
         Progress {
             bar,
             started: Instant::now(),

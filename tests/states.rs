@@ -1,0 +1,245 @@
+//! `pegflip states` and `graph` against published counts and brute force.
+
+mod common;
+use common::{pegflip, puzzle};
+use pegflip::enumerate::symmetry::Symmetries;
+
+fn run(args: &[&str]) -> String {
+    let out = pegflip(args, b"");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn flip4x4_count_and_histogram() {
+    assert_eq!(
+        run(&["states", "puzzles/flip4x4.toml", "--count"]),
+        "4096\n"
+    );
+    assert_eq!(
+        run(&["states", "puzzles/flip4x4.toml", "--histogram"]),
+        "0 2\n1 32\n2 228\n3 880\n4 1562\n5 1136\n6 256\n"
+    );
+}
+
+#[test]
+fn flip4x4_listing_is_exactly_the_solvable_boards() {
+    // Brute force: a board is solvable when some press set turns it into a target.
+    let plus = |i: u32| -> u32 {
+        let (r, c) = ((i / 4) as i32, (i % 4) as i32);
+        [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)]
+            .iter()
+            .filter(|(dr, dc)| (0..4).contains(&(r + dr)) && (0..4).contains(&(c + dc)))
+            .fold(0, |m, (dr, dc)| m | 1 << ((r + dr) * 4 + c + dc))
+    };
+    let mut solvable = vec![false; 1 << 16];
+    for set in 0u32..1 << 16 {
+        let effect = (0..16)
+            .filter(|i| set >> i & 1 == 1)
+            .fold(0, |e, i| e ^ plus(i));
+        solvable[effect as usize] = true;
+        solvable[(effect ^ 0xffff) as usize] = true;
+    }
+    let listed: Vec<usize> = run(&["states", "puzzles/flip4x4.toml", "--format", "int"])
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    let mut sorted = listed.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(sorted.len(), listed.len(), "no state is listed twice");
+    let expected: Vec<usize> = (0..1 << 16).filter(|&s| solvable[s]).collect();
+    assert_eq!(sorted, expected);
+}
+
+#[test]
+fn symmetry_counts_orbits_found_from_the_board_graph() {
+    for (name, group) in [
+        ("flip4x4", 8),
+        ("lights-out", 8),
+        ("pebble12", 2),
+        ("english33", 8),
+    ] {
+        let p = puzzle(name);
+        let program = p.compile().unwrap();
+        assert_eq!(Symmetries::of(&p, &program, &[]).len(), group, "{name}");
+    }
+    // Flip Game up to symmetry, against orbits counted here by rotating and reflecting.
+    let rotate = |s: u32| {
+        (0..16).fold(0, |t, i| {
+            if s >> i & 1 == 1 {
+                t | 1 << ((i % 4) * 4 + 3 - i / 4)
+            } else {
+                t
+            }
+        })
+    };
+    let mirror = |s: u32| {
+        (0..16).fold(0, |t, i| {
+            if s >> i & 1 == 1 {
+                t | 1 << ((i / 4) * 4 + 3 - i % 4)
+            } else {
+                t
+            }
+        })
+    };
+    let listed: Vec<u32> = run(&["states", "puzzles/flip4x4.toml", "--format", "int"])
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    let canon = |s: u32| {
+        let mut best = u32::MAX;
+        let mut t = s;
+        for _ in 0..4 {
+            t = rotate(t);
+            best = best.min(t).min(mirror(t));
+        }
+        best
+    };
+    let mut orbits: Vec<u32> = listed.iter().map(|&s| canon(s)).collect();
+    orbits.sort_unstable();
+    orbits.dedup();
+    let counted = run(&["states", "puzzles/flip4x4.toml", "--count", "--symmetry"]);
+    assert_eq!(counted, format!("{}\n", orbits.len()));
+}
+
+#[test]
+fn lights_out_count_and_longest_distance() {
+    assert_eq!(
+        run(&["states", "puzzles/lights-out.toml", "--count"]),
+        "8388608\n"
+    );
+    let histogram = run(&["states", "puzzles/lights-out.toml", "--histogram"]);
+    assert!(histogram.ends_with("\n15 7350\n"), "{histogram}");
+    let total: u64 = histogram
+        .lines()
+        .map(|l| l.split(' ').nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(total, 8_388_608);
+}
+
+#[test]
+fn pebble12_states_are_grouped_by_answer() {
+    assert_eq!(
+        run(&["states", "puzzles/pebble12.toml", "--histogram"]),
+        "0 1\n1 243\n2 1187\n3 1572\n4 860\n5 215\n6 17\n12 1\n"
+    );
+    let listing = run(&["states", "puzzles/pebble12.toml"]);
+    assert_eq!(listing.lines().count(), 4096);
+    assert!(listing.contains("\noooooooooooo 12\n") || listing.ends_with("oooooooooooo 12\n"));
+    assert!(listing.contains("---oo------- 1\n"));
+}
+
+#[test]
+fn english33_solves_in_31_jumps_and_verifies() {
+    let out = pegflip(&["solve", "puzzles/english33.toml", "--json"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["length"], 31);
+    assert_eq!(
+        v["final"],
+        "..---../..---../-------/---o---/-------/..---../..---.."
+    );
+    let check = pegflip(&["verify", "puzzles/english33.toml", "-"], &out.stdout);
+    assert_eq!(check.status.code(), Some(0));
+}
+
+#[test]
+fn reachable_needs_a_start_and_head_ends_quietly() {
+    let out = pegflip(&["states", "puzzles/flip4x4.toml", "--reachable"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--reachable needs a start"));
+    let small = run(&[
+        "states",
+        "puzzles/pebble12.toml",
+        "--from",
+        "-o--o-oo----",
+        "--reachable",
+        "--histogram",
+    ]);
+    assert_eq!(small, "0 1\n1 2\n2 2\n");
+}
+
+#[test]
+fn graph_prints_dot_and_refuses_large_graphs() {
+    let dot = run(&["graph", "puzzles/pebble12.toml", "--from", "-o--o-oo----"]);
+    assert!(dot.starts_with("digraph {"));
+    assert_eq!(dot.matches(" -> ").count(), 4);
+    assert_eq!(dot.matches("[ label = \"-o").count(), 5, "five boards");
+    let out = pegflip(
+        &["graph", "puzzles/lights-out.toml", "--from", "start"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("past the limit graph-states = 10000"));
+}
+
+/// The long runs: `cargo test --release --test states -- --ignored` (a few minutes).
+#[test]
+#[ignore]
+fn english33_reachable_states() {
+    assert_eq!(
+        run(&[
+            "states",
+            "puzzles/english33.toml",
+            "--from",
+            "start",
+            "--reachable",
+            "--count"
+        ]),
+        "187636299\n"
+    );
+    let histogram = run(&[
+        "states",
+        "puzzles/english33.toml",
+        "--from",
+        "start",
+        "--reachable",
+        "--histogram",
+    ]);
+    assert!(
+        histogram.starts_with("0 1\n1 4\n2 12\n3 60\n4 296\n5 1338\n6 5648\n"),
+        "{histogram}"
+    );
+    assert!(histogram.ends_with("30 32\n31 5\n"), "{histogram}");
+}
+
+#[test]
+#[ignore]
+fn english33_states_that_can_finish() {
+    assert_eq!(
+        run(&[
+            "states",
+            "puzzles/english33.toml",
+            "--from",
+            "start",
+            "--count"
+        ]),
+        "13428122\n"
+    );
+}
+
+#[test]
+#[ignore]
+fn english33_up_to_symmetry() {
+    let count = |extra: &[&str]| {
+        let mut args = vec![
+            "states",
+            "puzzles/english33.toml",
+            "--from",
+            "start",
+            "--count",
+            "--symmetry",
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    // The sums of OEIS A112737 and A112738.
+    assert_eq!(count(&["--reachable"]), "23475688\n");
+    assert_eq!(count(&[]), "1679072\n");
+}
