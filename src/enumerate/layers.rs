@@ -6,6 +6,8 @@
 //! (by a visited bitmap swept in sorted order, or by the earlier layers
 //! themselves when moves can never return to them).
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
@@ -26,6 +28,11 @@ pub enum Direction {
 pub trait Canon: Sync {
     /// The canonical representative of `state`.
     fn canon(&self, state: u64) -> u64;
+
+    /// Whether every state is its own representative.
+    fn is_identity(&self) -> bool {
+        false
+    }
 }
 
 /// No symmetry: every state is its own representative.
@@ -35,6 +42,10 @@ impl Canon for Identity {
     #[inline]
     fn canon(&self, state: u64) -> u64 {
         state
+    }
+
+    fn is_identity(&self) -> bool {
+        true
     }
 }
 
@@ -117,6 +128,15 @@ fn run_filtered(
     } else {
         Seen::Hashed(Default::default())
     };
+    // Monotone moves without symmetry: the next layer goes into a bitmap,
+    // one move at a time over the sorted layer, so that the bits are set in
+    // nearly ascending order.
+    let mut next_bits = if monotone && canon.is_identity() && cells <= BITMAP_CELLS {
+        check_memory("the next-layer bitmap", (1u64 << cells) / 8, max_memory)?;
+        Some(NextBitmap::new(cells))
+    } else {
+        None
+    };
     let mut current = sources;
     mark(&mut seen, &mut current);
     let mut depth = 0;
@@ -124,12 +144,118 @@ fn run_filtered(
         if !layer(depth, &current) {
             return Ok(());
         }
-        let next = expand(&masks, direction, &current, canon, max_memory, keep)?;
+        let next = match &mut next_bits {
+            Some(bitmap) => bitmap.expand(&masks, direction, &current, keep),
+            None => expand(&masks, direction, &current, canon, max_memory, keep)?,
+        };
         current = next;
         mark(&mut seen, &mut current);
         depth += 1;
     }
     Ok(())
+}
+
+/// A bitmap over all states for the next layer, with a map of the 4 KiB
+/// blocks that were written, so that reading it back out (in order, which
+/// sorts the layer) and clearing it touch only those.
+struct NextBitmap {
+    words: Vec<AtomicU64>,
+    dirty: Vec<AtomicU64>,
+}
+
+/// Words per dirty block: 512 words, 4 KiB.
+const BLOCK_WORDS: usize = 512;
+
+impl NextBitmap {
+    fn new(cells: usize) -> NextBitmap {
+        let words = ((1u128 << cells) / 64).max(1) as usize;
+        let blocks = words.div_ceil(BLOCK_WORDS);
+        NextBitmap {
+            words: std::iter::repeat_with(|| AtomicU64::new(0)).take(words).collect(),
+            dirty: std::iter::repeat_with(|| AtomicU64::new(0)).take(blocks.div_ceil(64)).collect(),
+        }
+    }
+
+    /// The next layer from `layer` (sorted): moves are shared among the cores,
+    /// each sweeping the whole layer.
+    fn expand(
+        &mut self,
+        masks: &Masks,
+        direction: Direction,
+        layer: &[u64],
+        keep: &(dyn Fn(u64) -> bool + Sync),
+    ) -> Vec<u64> {
+        let (words, dirty) = (&self.words, &self.dirty);
+        (0..masks.len()).into_par_iter().for_each(|m| {
+            let (flip, on, off) = (masks.flip[m], masks.need_on[m], masks.need_off[m]);
+            let backward = direction == Direction::Backward;
+            let mut found = vec![0u64; 4096];
+            for block in layer.chunks(4096) {
+                // Branch-free: every state writes its successor, and only legal ones advance.
+                let mut n = 0;
+                for &s in block {
+                    let t = s ^ flip;
+                    let from = if backward { t } else { s };
+                    found[n] = t;
+                    n += usize::from((from & on == on) & (from & off == 0));
+                }
+                for &t in &found[..n] {
+                    let (w, bit) = ((t / 64) as usize, 1u64 << (t % 64));
+                    // Most successors are found several times: a plain load skips the
+                    // atomic (a locked instruction) when the bit is already set.
+                    if words[w].load(Ordering::Relaxed) & bit != 0 {
+                        continue;
+                    }
+                    let old = words[w].fetch_or(bit, Ordering::Relaxed);
+                    if old == 0 {
+                        let block = w / BLOCK_WORDS;
+                        dirty[block / 64].fetch_or(1 << (block % 64), Ordering::Relaxed);
+                    }
+                }
+            }
+        });
+        // Read the written blocks back in order, clearing them.
+        let blocks: Vec<usize> = dirty
+            .iter()
+            .enumerate()
+            .flat_map(|(i, d)| {
+                let mut bits = d.swap(0, Ordering::Relaxed);
+                std::iter::from_fn(move || {
+                    if bits == 0 {
+                        return None;
+                    }
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    Some(i * 64 + b)
+                })
+            })
+            .collect();
+        let parts: Vec<Vec<u64>> = blocks
+            .par_chunks(64)
+            .map(|chunk| {
+                let mut out = Vec::new();
+                for &block in chunk {
+                    let end = ((block + 1) * BLOCK_WORDS).min(words.len());
+                    for (w, word) in words.iter().enumerate().take(end).skip(block * BLOCK_WORDS) {
+                        // A plain load: an atomic swap on every word is a full barrier each.
+                        let mut bits = word.load(Ordering::Relaxed);
+                        if bits != 0 {
+                            word.store(0, Ordering::Relaxed);
+                        }
+                        while bits != 0 {
+                            let t = (w as u64) * 64 + bits.trailing_zeros() as u64;
+                            bits &= bits - 1;
+                            if keep(t) {
+                                out.push(t);
+                            }
+                        }
+                    }
+                }
+                out
+            })
+            .collect();
+        parts.concat()
+    }
 }
 
 /// Whether every move changes the piece count by the same nonzero amount
@@ -183,16 +309,17 @@ fn expand(
     max_memory: u64,
     keep: &(dyn Fn(u64) -> bool + Sync),
 ) -> Result<Vec<u64>> {
-    const CHUNK: usize = 1 << 20;
-    let mut parts: Vec<Vec<u64>> = Vec::new();
-    let mut held = 0u64;
+    const CHUNK: usize = 1 << 22;
+    let cells = 64 - masks.flip.iter().fold(0u64, |a, &f| a | f).leading_zeros();
+    let index = hole_index(masks);
+    let mut parts: Vec<u64> = Vec::new();
     for chunk in layer.chunks(CHUNK) {
         let mut out: Vec<u64> = chunk
             .par_chunks(4096)
             .flat_map_iter(|part| {
-                let mut local = Vec::with_capacity(part.len() * 4);
+                let mut local = Vec::with_capacity(part.len() * 8);
                 for &s in part {
-                    for m in 0..masks.len() {
+                    let mut push = |m: usize| {
                         let t = s ^ masks.flip[m];
                         let from = match direction {
                             Direction::Forward => s,
@@ -204,27 +331,122 @@ fn expand(
                                 local.push(c);
                             }
                         }
+                    };
+                    match &index {
+                        // Only moves whose key cell is clear (forwards) or set (backwards) can apply.
+                        Some(by_cell) => {
+                            let mut keys = match direction {
+                                Direction::Forward => !s & index_mask(by_cell.len()),
+                                Direction::Backward => s,
+                            };
+                            while keys != 0 {
+                                let c = keys.trailing_zeros() as usize;
+                                keys &= keys - 1;
+                                for &m in &by_cell[c] {
+                                    push(m as usize);
+                                }
+                            }
+                        }
+                        None => (0..masks.len()).for_each(&mut push),
                     }
                 }
                 local
             })
             .collect();
-        out.par_sort_unstable();
-        out.dedup();
-        out.shrink_to_fit();
-        held += out.len() as u64 * 8;
-        check_memory("the next layer", held + layer.len() as u64 * 8, max_memory)?;
-        parts.push(out);
+        sort_dedup(&mut out, cells);
+        check_memory(
+            "the next layer",
+            (parts.len() + 2 * out.len() + layer.len()) as u64 * 8,
+            max_memory,
+        )?;
+        parts.extend_from_slice(&out);
     }
-    let mut next: Vec<u64> = if parts.len() == 1 {
-        parts.pop().unwrap_or_default()
-    } else {
-        let mut all: Vec<u64> = parts.concat();
-        drop(parts);
-        all.par_sort_unstable();
-        all.dedup();
-        all
-    };
-    next.shrink_to_fit();
-    Ok(next)
+    if layer.len() > CHUNK {
+        sort_dedup(&mut parts, cells);
+    }
+    parts.shrink_to_fit();
+    Ok(parts)
+}
+
+/// Moves grouped by a cell that must be clear before them (for jumps: the
+/// landing hole), when every move has one inside its flip. A state then only
+/// tries the moves of its clear cells (forwards) or set cells (backwards).
+type HoleIndex = Option<Vec<Vec<u32>>>;
+
+fn hole_index(masks: &Masks) -> HoleIndex {
+    let cells = 64 - masks.flip.iter().fold(0u64, |a, &f| a | f).leading_zeros() as usize;
+    let mut by_cell: Vec<Vec<u32>> = vec![Vec::new(); cells];
+    for m in 0..masks.len() {
+        let key = masks.need_off[m] & masks.flip[m];
+        if key == 0 {
+            return None;
+        }
+        by_cell[key.trailing_zeros() as usize].push(m as u32);
+    }
+    Some(by_cell)
+}
+
+fn index_mask(cells: usize) -> u64 {
+    if cells >= 64 { !0 } else { (1u64 << cells) - 1 }
+}
+
+/// Sorts and deduplicates states of `bits` significant bits: one pass
+/// scatters them into buckets by their top bits, then the buckets, small
+/// enough for the cache, are sorted on both cores and compacted.
+fn sort_dedup(v: &mut Vec<u64>, bits: u32) {
+    if v.len() < 1 << 16 {
+        v.sort_unstable();
+        v.dedup();
+        return;
+    }
+    let k = 12.min(bits);
+    let shift = bits - k;
+    let buckets = 1usize << k;
+    let mut counts = vec![0usize; buckets];
+    for &x in v.iter() {
+        counts[(x >> shift) as usize] += 1;
+    }
+    let mut pos = Vec::with_capacity(buckets);
+    let mut total = 0;
+    for &c in &counts {
+        pos.push(total);
+        total += c;
+    }
+    let mut out = vec![0u64; v.len()];
+    for &x in v.iter() {
+        let b = (x >> shift) as usize;
+        out[pos[b]] = x;
+        pos[b] += 1;
+    }
+    v.clear();
+    v.shrink_to_fit();
+    let mut slices: Vec<&mut [u64]> = Vec::with_capacity(buckets);
+    let mut rest = out.as_mut_slice();
+    for &c in &counts {
+        let (a, r) = rest.split_at_mut(c);
+        slices.push(a);
+        rest = r;
+    }
+    let kept: Vec<usize> = slices
+        .into_par_iter()
+        .map(|s| {
+            s.sort_unstable();
+            let mut j = 0;
+            for i in 0..s.len() {
+                if j == 0 || s[i] != s[j - 1] {
+                    s[j] = s[i];
+                    j += 1;
+                }
+            }
+            j
+        })
+        .collect();
+    let (mut write, mut read) = (0, 0);
+    for (b, &len) in kept.iter().enumerate() {
+        out.copy_within(read..read + len, write);
+        write += len;
+        read += counts[b];
+    }
+    out.truncate(write);
+    *v = out;
 }

@@ -93,6 +93,8 @@ pub fn enumerate(
         ..Summary::default()
     };
     let mut visit = visit;
+    // A whole layer at one distance, counted at once when nothing is listed.
+    let listing = visit.is_some();
     let mut record = |s: u64, d: Option<u32>, summary: &mut Summary| -> bool {
         summary.count += 1;
         if let Some(d) = d {
@@ -157,6 +159,11 @@ pub fn enumerate(
                         canon,
                         request.max_memory,
                         |d, layer| {
+                            if !listing {
+                                summary.count += layer.len() as u128;
+                                *summary.histogram.entry(d as u32).or_default() += layer.len() as u128;
+                                return true;
+                            }
                             layer
                                 .iter()
                                 .all(|&s| record(s, Some(d as u32), &mut summary))
@@ -172,6 +179,11 @@ pub fn enumerate(
                         canon,
                         request.max_memory,
                         |d, layer| {
+                            if !listing {
+                                summary.count += layer.len() as u128;
+                                *summary.histogram.entry(d as u32).or_default() += layer.len() as u128;
+                                return true;
+                            }
                             layer
                                 .iter()
                                 .all(|&s| record(s, Some(d as u32), &mut summary))
@@ -194,6 +206,11 @@ pub fn enumerate(
                         request.max_memory,
                         &|s| reached.contains(s),
                         |d, layer| {
+                            if !listing {
+                                summary.count += layer.len() as u128;
+                                *summary.histogram.entry(d as u32).or_default() += layer.len() as u128;
+                                return true;
+                            }
                             layer
                                 .iter()
                                 .all(|&s| record(s, Some(d as u32), &mut summary))

@@ -135,13 +135,12 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
             }
         }
     };
-    let summary = enumerate(
-        &puzzle,
-        &program,
-        &request,
-        args.histogram,
-        Some(&mut visit),
-    )?;
+    let summary = if listing {
+        enumerate(&puzzle, &program, &request, args.histogram, Some(&mut visit))?
+    } else {
+        progress.spin();
+        enumerate(&puzzle, &program, &request, args.histogram, None)?
+    };
     progress.finish();
     if let Some(e) = failed {
         return Err(e.into());
@@ -191,6 +190,19 @@ impl Progress {
             }
             self.bar.set_position(n);
         }
+    }
+
+    /// A spinner with the elapsed time, for runs that list nothing, shown after a second.
+    fn spin(&self) {
+        let bar = self.bar.clone();
+        bar.set_style(ProgressStyle::with_template("{spinner} enumerating, {elapsed}").unwrap_or_else(|_| ProgressStyle::default_spinner()));
+        bar.enable_steady_tick(Duration::from_millis(200));
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs(1));
+            if !bar.is_finished() {
+                bar.set_draw_target(ProgressDrawTarget::stderr());
+            }
+        });
     }
 
     fn finish(&self) {
