@@ -171,8 +171,12 @@ impl NextBitmap {
         let words = ((1u128 << cells) / 64).max(1) as usize;
         let blocks = words.div_ceil(BLOCK_WORDS);
         NextBitmap {
-            words: std::iter::repeat_with(|| AtomicU64::new(0)).take(words).collect(),
-            dirty: std::iter::repeat_with(|| AtomicU64::new(0)).take(blocks.div_ceil(64)).collect(),
+            words: std::iter::repeat_with(|| AtomicU64::new(0))
+                .take(words)
+                .collect(),
+            dirty: std::iter::repeat_with(|| AtomicU64::new(0))
+                .take(blocks.div_ceil(64))
+                .collect(),
         }
     }
 
@@ -310,7 +314,6 @@ fn expand(
     keep: &(dyn Fn(u64) -> bool + Sync),
 ) -> Result<Vec<u64>> {
     const CHUNK: usize = 1 << 22;
-    let cells = 64 - masks.flip.iter().fold(0u64, |a, &f| a | f).leading_zeros();
     let index = hole_index(masks);
     let mut parts: Vec<u64> = Vec::new();
     for chunk in layer.chunks(CHUNK) {
@@ -353,7 +356,7 @@ fn expand(
                 local
             })
             .collect();
-        sort_dedup(&mut out, cells);
+        sort_dedup(&mut out);
         check_memory(
             "the next layer",
             (parts.len() + 2 * out.len() + layer.len()) as u64 * 8,
@@ -362,7 +365,7 @@ fn expand(
         parts.extend_from_slice(&out);
     }
     if layer.len() > CHUNK {
-        sort_dedup(&mut parts, cells);
+        sort_dedup(&mut parts);
     }
     parts.shrink_to_fit();
     Ok(parts)
@@ -390,63 +393,8 @@ fn index_mask(cells: usize) -> u64 {
     if cells >= 64 { !0 } else { (1u64 << cells) - 1 }
 }
 
-/// Sorts and deduplicates states of `bits` significant bits: one pass
-/// scatters them into buckets by their top bits, then the buckets, small
-/// enough for the cache, are sorted on both cores and compacted.
-fn sort_dedup(v: &mut Vec<u64>, bits: u32) {
-    if v.len() < 1 << 16 {
-        v.sort_unstable();
-        v.dedup();
-        return;
-    }
-    let k = 12.min(bits);
-    let shift = bits - k;
-    let buckets = 1usize << k;
-    let mut counts = vec![0usize; buckets];
-    for &x in v.iter() {
-        counts[(x >> shift) as usize] += 1;
-    }
-    let mut pos = Vec::with_capacity(buckets);
-    let mut total = 0;
-    for &c in &counts {
-        pos.push(total);
-        total += c;
-    }
-    let mut out = vec![0u64; v.len()];
-    for &x in v.iter() {
-        let b = (x >> shift) as usize;
-        out[pos[b]] = x;
-        pos[b] += 1;
-    }
-    v.clear();
-    v.shrink_to_fit();
-    let mut slices: Vec<&mut [u64]> = Vec::with_capacity(buckets);
-    let mut rest = out.as_mut_slice();
-    for &c in &counts {
-        let (a, r) = rest.split_at_mut(c);
-        slices.push(a);
-        rest = r;
-    }
-    let kept: Vec<usize> = slices
-        .into_par_iter()
-        .map(|s| {
-            s.sort_unstable();
-            let mut j = 0;
-            for i in 0..s.len() {
-                if j == 0 || s[i] != s[j - 1] {
-                    s[j] = s[i];
-                    j += 1;
-                }
-            }
-            j
-        })
-        .collect();
-    let (mut write, mut read) = (0, 0);
-    for (b, &len) in kept.iter().enumerate() {
-        out.copy_within(read..read + len, write);
-        write += len;
-        read += counts[b];
-    }
-    out.truncate(write);
-    *v = out;
+/// Sorts (on both cores) and deduplicates states.
+fn sort_dedup(v: &mut Vec<u64>) {
+    v.par_sort_unstable();
+    v.dedup();
 }

@@ -161,7 +161,8 @@ pub fn enumerate(
                         |d, layer| {
                             if !listing {
                                 summary.count += layer.len() as u128;
-                                *summary.histogram.entry(d as u32).or_default() += layer.len() as u128;
+                                *summary.histogram.entry(d as u32).or_default() +=
+                                    layer.len() as u128;
                                 return true;
                             }
                             layer
@@ -181,7 +182,8 @@ pub fn enumerate(
                         |d, layer| {
                             if !listing {
                                 summary.count += layer.len() as u128;
-                                *summary.histogram.entry(d as u32).or_default() += layer.len() as u128;
+                                *summary.histogram.entry(d as u32).or_default() +=
+                                    layer.len() as u128;
                                 return true;
                             }
                             layer
@@ -208,7 +210,8 @@ pub fn enumerate(
                         |d, layer| {
                             if !listing {
                                 summary.count += layer.len() as u128;
-                                *summary.histogram.entry(d as u32).or_default() += layer.len() as u128;
+                                *summary.histogram.entry(d as u32).or_default() +=
+                                    layer.len() as u128;
                                 return true;
                             }
                             layer

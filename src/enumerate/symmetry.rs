@@ -16,6 +16,9 @@ pub struct Symmetries {
     perms: Vec<Vec<usize>>,
     /// Per permutation, per byte of the state, per byte value: the image bits.
     tables: Vec<Vec<[u64; 256]>>,
+    /// The same, eight permutations at a time: per group of eight, per byte,
+    /// per byte value, the eight images (a group is padded with the identity).
+    packed: Vec<Vec<[[u64; 8]; 256]>>,
 }
 
 impl Symmetries {
@@ -67,8 +70,30 @@ impl Symmetries {
                     })
                     .collect()
             })
+            .collect::<Vec<Vec<[u64; 256]>>>();
+        let identity: Vec<usize> = (0..program.cells()).collect();
+        let packed = perms
+            .chunks(8)
+            .map(|group| {
+                (0..bytes)
+                    .map(|byte| {
+                        let mut table = [[0u64; 8]; 256];
+                        for (v, slot) in table.iter_mut().enumerate() {
+                            for (k, image) in slot.iter_mut().enumerate() {
+                                let p = group.get(k).unwrap_or(&identity);
+                                *image = permute(p, (v as u64) << (8 * byte));
+                            }
+                        }
+                        table
+                    })
+                    .collect()
+            })
             .collect();
-        Symmetries { perms, tables }
+        Symmetries {
+            perms,
+            tables,
+            packed,
+        }
     }
 
     /// The number of symmetries, the identity included.
@@ -94,12 +119,22 @@ impl Symmetries {
 }
 
 impl Canon for Symmetries {
+    /// The least image: each byte of the state looks up its images under
+    /// eight symmetries at once.
     #[inline]
     fn canon(&self, state: u64) -> u64 {
-        (0..self.perms.len())
-            .map(|k| self.apply(k, state))
-            .min()
-            .unwrap_or(state)
+        let mut best = state;
+        for group in &self.packed {
+            let mut images = [0u64; 8];
+            for (byte, table) in group.iter().enumerate() {
+                let row = &table[(state >> (8 * byte) & 0xff) as usize];
+                for k in 0..8 {
+                    images[k] |= row[k];
+                }
+            }
+            best = images.iter().fold(best, |b, &i| b.min(i));
+        }
+        best
     }
 }
 

@@ -136,7 +136,13 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         }
     };
     let summary = if listing {
-        enumerate(&puzzle, &program, &request, args.histogram, Some(&mut visit))?
+        enumerate(
+            &puzzle,
+            &program,
+            &request,
+            args.histogram,
+            Some(&mut visit),
+        )?
     } else {
         progress.spin();
         enumerate(&puzzle, &program, &request, args.histogram, None)?
@@ -195,7 +201,10 @@ impl Progress {
     /// A spinner with the elapsed time, for runs that list nothing, shown after a second.
     fn spin(&self) {
         let bar = self.bar.clone();
-        bar.set_style(ProgressStyle::with_template("{spinner} enumerating, {elapsed}").unwrap_or_else(|_| ProgressStyle::default_spinner()));
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} enumerating, {elapsed}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
         bar.enable_steady_tick(Duration::from_millis(200));
         std::thread::spawn(move || {
             std::thread::sleep(Duration::from_secs(1));
