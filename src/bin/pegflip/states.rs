@@ -189,7 +189,7 @@ impl Progress {
     fn tick(&self) {
         let n = self.seen.get() + 1;
         self.seen.set(n);
-        if n % 65536 == 0 {
+        if n.is_multiple_of(65536) {
             if !self.shown.get() && self.started.elapsed() > Duration::from_secs(1) {
                 self.bar.set_draw_target(ProgressDrawTarget::stderr());
                 self.shown.set(true);
