@@ -19,6 +19,12 @@
 //!   moves); [`AnswerTable`] answers every state of a puzzle of at most 26
 //!   cells from one backward search, and [`batch`] uses it for judge input.
 //!   Every solution is replayed on the [`Program`] before it is returned.
+//! - Linear puzzles (toggles only): [`gf2`] holds packed GF(2) matrices and
+//!   Four Russians elimination; [`solve::linear`] gives the fewest presses or
+//!   a parity certificate, by light chasing ([`solve::grid`]) where it
+//!   applies and dense elimination otherwise.
+//! - [`enumerate`] lists and counts solvable or reachable states, up to
+//!   symmetry; [`verify`] checks a written answer without any solver.
 //!
 //! # Example
 //!

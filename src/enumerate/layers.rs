@@ -129,8 +129,8 @@ fn run_filtered(
         Seen::Hashed(Default::default())
     };
     // Monotone moves without symmetry: the next layer goes into a bitmap,
-    // one move at a time over the sorted layer, so that the bits are set in
-    // nearly ascending order.
+    // filled block by block of the sorted layer, so that bits are set in
+    // narrow, nearly ascending stretches.
     let mut next_bits = if monotone && canon.is_identity() && cells <= BITMAP_CELLS {
         check_memory("the next-layer bitmap", (1u64 << cells) / 8, max_memory)?;
         Some(NextBitmap::new(cells))
@@ -180,8 +180,7 @@ impl NextBitmap {
         }
     }
 
-    /// The next layer from `layer` (sorted): moves are shared among the cores,
-    /// each sweeping the whole layer.
+    /// The next layer from `layer` (sorted), block by block on both cores.
     fn expand(
         &mut self,
         masks: &Masks,
@@ -190,18 +189,28 @@ impl NextBitmap {
         keep: &(dyn Fn(u64) -> bool + Sync),
     ) -> Vec<u64> {
         let (words, dirty) = (&self.words, &self.dirty);
-        (0..masks.len()).into_par_iter().for_each(|m| {
-            let (flip, on, off) = (masks.flip[m], masks.need_on[m], masks.need_off[m]);
-            let backward = direction == Direction::Backward;
-            let mut found = vec![0u64; 4096];
-            for block in layer.chunks(4096) {
+        // Blocks of the sorted layer small enough for the cache, each run through
+        // every move: the layer is read from memory once, and a block's successors
+        // under one move fall in a narrow, ascending stretch of the bitmap.
+        layer.par_chunks(1 << 14).for_each(|block| {
+            let mut found = vec![0u64; block.len()];
+            for m in 0..masks.len() {
+                let (flip, on) = (masks.flip[m], masks.need_on[m]);
+                // Legal when the guard cells read exactly `on`.
+                let guard = on | masks.need_off[m];
                 // Branch-free: every state writes its successor, and only legal ones advance.
                 let mut n = 0;
-                for &s in block {
-                    let t = s ^ flip;
-                    let from = if backward { t } else { s };
-                    found[n] = t;
-                    n += usize::from((from & on == on) & (from & off == 0));
+                if direction == Direction::Forward {
+                    for &s in block {
+                        found[n] = s ^ flip;
+                        n += usize::from(s & guard == on);
+                    }
+                } else {
+                    for &s in block {
+                        let t = s ^ flip;
+                        found[n] = t;
+                        n += usize::from(t & guard == on);
+                    }
                 }
                 for &t in &found[..n] {
                     let (w, bit) = ((t / 64) as usize, 1u64 << (t % 64));

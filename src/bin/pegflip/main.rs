@@ -38,9 +38,11 @@ Examples:
   pegflip analyze puzzles/lights-out.toml
   pegflip solve puzzles/lights-out.toml --json > answer.json
   pegflip verify puzzles/lights-out.toml answer.json
+  pegflip states puzzles/flip4x4.toml --histogram
 
 Exit status: 0 success, 1 `solve` proved the board impossible (or `verify`
-found the answer does not hold), 2 bad input or usage, 3 internal error."
+found the answer does not hold), 2 bad input or usage, 3 internal error,
+130 interrupted."
 )]
 struct Cli {
     #[command(subcommand)]
