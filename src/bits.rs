@@ -134,17 +134,7 @@ impl Bits {
 
     /// The cells in the set, ascending.
     pub fn ones_iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.words.iter().enumerate().flat_map(|(w, &word)| {
-            let mut rest = word;
-            std::iter::from_fn(move || {
-                if rest == 0 {
-                    return None;
-                }
-                let bit = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                Some(w * 64 + bit)
-            })
-        })
+        crate::gf2::ones(&self.words)
     }
 
     fn clear_tail(&mut self) {

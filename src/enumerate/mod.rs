@@ -150,6 +150,17 @@ pub fn enumerate(
                 t.dedup();
                 t
             };
+            // A layer at distance d: counted at once when nothing is listed.
+            let mut on_layer = |d: usize, layer: &[u64]| {
+                if !listing {
+                    summary.count += layer.len() as u128;
+                    *summary.histogram.entry(d as u32).or_default() += layer.len() as u128;
+                    return true;
+                }
+                layer
+                    .iter()
+                    .all(|&s| record(s, Some(d as u32), &mut summary))
+            };
             match (&request.from, request.reachable) {
                 (None, _) => {
                     layers::run(
@@ -158,17 +169,7 @@ pub fn enumerate(
                         sources,
                         canon,
                         request.max_memory,
-                        |d, layer| {
-                            if !listing {
-                                summary.count += layer.len() as u128;
-                                *summary.histogram.entry(d as u32).or_default() +=
-                                    layer.len() as u128;
-                                return true;
-                            }
-                            layer
-                                .iter()
-                                .all(|&s| record(s, Some(d as u32), &mut summary))
-                        },
+                        &mut on_layer,
                     )?;
                 }
                 (Some(from), true) => {
@@ -179,17 +180,7 @@ pub fn enumerate(
                         vec![start],
                         canon,
                         request.max_memory,
-                        |d, layer| {
-                            if !listing {
-                                summary.count += layer.len() as u128;
-                                *summary.histogram.entry(d as u32).or_default() +=
-                                    layer.len() as u128;
-                                return true;
-                            }
-                            layer
-                                .iter()
-                                .all(|&s| record(s, Some(d as u32), &mut summary))
-                        },
+                        &mut on_layer,
                     )?;
                 }
                 (Some(from), false) => {
@@ -207,17 +198,7 @@ pub fn enumerate(
                         canon,
                         request.max_memory,
                         &|s| reached.contains(s),
-                        |d, layer| {
-                            if !listing {
-                                summary.count += layer.len() as u128;
-                                *summary.histogram.entry(d as u32).or_default() +=
-                                    layer.len() as u128;
-                                return true;
-                            }
-                            layer
-                                .iter()
-                                .all(|&s| record(s, Some(d as u32), &mut summary))
-                        },
+                        &mut on_layer,
                     )?;
                 }
             }
