@@ -244,3 +244,45 @@ fn english33_up_to_symmetry() {
     assert_eq!(count(&["--reachable"]), "23475688\n");
     assert_eq!(count(&[]), "1679072\n");
 }
+
+#[test]
+fn peg_impossibility_by_search_or_by_colouring() {
+    // Two pegs that cannot meet: found by exhaustive search, which has no certificate.
+    let out = pegflip(
+        &[
+            "solve",
+            "puzzles/english33.toml",
+            "..---../..---../-------/-------/-------/..---../..o-o..",
+            "--json",
+        ],
+        b"",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["proof"], "search");
+    // One peg off the centre: the jumps' parity (the colouring argument), found by elimination.
+    let out = pegflip(
+        &[
+            "solve",
+            "puzzles/english33.toml",
+            "..---../..---../-------/-o-----/-------/..---../..---..",
+            "--json",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["proof"], "parity");
+    let check = pegflip(&["verify", "puzzles/english33.toml", "-"], &out.stdout);
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+}

@@ -201,6 +201,11 @@ pub fn solve_linear(
 }
 
 fn solve_bfs(program: &Program, start: &Bits, limits: &Limits) -> Result<Outcome> {
+    if let Some(certificates) = relaxation_certificates(program, start, limits) {
+        let outcome = Outcome::Unsolvable(Proof::Parity(certificates));
+        check(program, start, &outcome)?;
+        return Ok(outcome);
+    }
     let word = start.to_u64().unwrap_or(0);
     let found = if dfs::applies(program) {
         dfs::dfs(program, word, limits)?
@@ -217,6 +222,55 @@ fn solve_bfs(program: &Program, start: &Bits, limits: &Limits) -> Result<Outcome
     };
     check(program, start, &outcome)?;
     Ok(outcome)
+}
+
+/// A proof of impossibility without search, for puzzles with guarded moves:
+/// a move flips the same cells whatever its guard, so a parity certificate of
+/// the *relaxation* (every move as a plain toggle of its flip) holds for the
+/// puzzle itself. This is the classical colouring argument of peg solitaire,
+/// found by elimination for any board. `None` when some target is not ruled
+/// out this way (or the puzzle is already linear, or has an objective).
+fn relaxation_certificates(
+    program: &Program,
+    start: &Bits,
+    limits: &Limits,
+) -> Option<Vec<Certificate>> {
+    let Goal::Targets(targets) = program.goal() else {
+        return None;
+    };
+    if program.is_linear() {
+        return None;
+    }
+    let relaxed_moves = program
+        .moves()
+        .iter()
+        .map(|m| crate::Move {
+            need_on: Vec::new(),
+            need_off: Vec::new(),
+            ..m.clone()
+        })
+        .collect();
+    let relaxed = Program::new(
+        program.cells(),
+        relaxed_moves,
+        program.goal().clone(),
+        program.grid(),
+    );
+    let linear = Linear::dense(&relaxed, limits).ok()?;
+    targets
+        .iter()
+        .map(|target| {
+            let mut b = start.clone();
+            b.xor_assign(target);
+            match linear.solve(&relaxed, &b) {
+                Err(Some(cells)) => Some(Certificate {
+                    target: target.clone(),
+                    cells,
+                }),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// Checks an outcome independently of the solver that produced it: a
