@@ -54,8 +54,9 @@ pub fn marked_picture(puzzle: &Puzzle, marked: &Bits) -> String {
     out
 }
 
-/// The cells pressed or moved from by a list of moves, as a set.
-fn pressed_cells(program: &Program, moves: &[usize]) -> Bits {
+/// The cells pressed or moved from by a list of moves, as a set (a cell pressed
+/// twice cancels out).
+pub fn pressed_cells(program: &Program, moves: &[usize]) -> Bits {
     let mut cells = Bits::zeros(program.cells());
     for &m in moves {
         let c = program.moves()[m].cells[0].0;

@@ -49,7 +49,7 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         .map(|l| {
             l.null_space()
                 .iter()
-                .map(|q| pressed(&program, q))
+                .map(|q| render::pressed_cells(&program, &q.ones_iter().collect::<Vec<_>>()))
                 .collect()
         })
         .unwrap_or_default();
@@ -176,16 +176,6 @@ fn describe_method(l: &Linear) -> &'static str {
         pegflip::solve::linear::Method::Chase => "solved by light chasing",
         pegflip::solve::linear::Method::Dense => "solved by dense elimination",
     }
-}
-
-/// The cells pressed by a press set (each toggle presses one cell).
-fn pressed(program: &pegflip::Program, press: &Bits) -> Bits {
-    let mut cells = Bits::zeros(program.cells());
-    for m in press.ones_iter() {
-        let c = program.moves()[m].cells[0].0;
-        cells.set(c, !cells.get(c));
-    }
-    cells
 }
 
 /// 2^n in decimal, exactly, up to a rank of 2^16; past that, `2^n`.
