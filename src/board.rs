@@ -1,6 +1,7 @@
 //! The board as a graph: one node per cell, edges labelled by grid direction.
 
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
 
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
@@ -34,6 +35,43 @@ impl Dir {
         Dir { dr: 1, dc: -1 },
         Dir { dr: 1, dc: 1 },
     ];
+
+    /// The six steps of the triangular lattice, in skewed grid coordinates:
+    /// row `r` is shifted half a cell left of row `r - 1`, so `[1, 1]` is
+    /// down-right and `[1, 0]` down-left.
+    pub const TRIANGULAR: [Dir; 6] = [
+        Dir { dr: -1, dc: 0 },
+        Dir { dr: 1, dc: 0 },
+        Dir { dr: 0, dc: -1 },
+        Dir { dr: 0, dc: 1 },
+        Dir { dr: -1, dc: -1 },
+        Dir { dr: 1, dc: 1 },
+    ];
+
+    /// The four orthogonal steps.
+    pub const ORTHOGONAL: [Dir; 4] = [
+        Dir { dr: -1, dc: 0 },
+        Dir { dr: 1, dc: 0 },
+        Dir { dr: 0, dc: -1 },
+        Dir { dr: 0, dc: 1 },
+    ];
+
+    /// The label of every edge of a graph board, which has no directions.
+    pub const LINK: Dir = Dir { dr: 0, dc: 0 };
+}
+
+/// How the cells of a board are joined.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lattice {
+    /// A square grid: eight king steps, of which the four orthogonal ones
+    /// make a cell's neighbourhood.
+    Square,
+    /// A triangular lattice on a skewed grid: six steps ([`Dir::TRIANGULAR`]),
+    /// all of them neighbours.
+    Triangular,
+    /// An arbitrary graph: per cell, its neighbours, ascending. Drawn as one
+    /// row of cells in board text.
+    Graph(Vec<Vec<CellId>>),
 }
 
 /// A board: cells, their grid coordinates, and the direction-labelled graph
@@ -48,7 +86,16 @@ pub struct Board {
     cols: usize,
     wrap: bool,
     shape: Option<Shape>,
+    lattice: Lattice,
+    names: Option<Arc<Names>>,
     graph: OnceLock<DiGraph<Coord, Dir>>,
+}
+
+/// Cell names, both ways.
+#[derive(Debug)]
+struct Names {
+    of: Vec<String>,
+    index: HashMap<String, CellId>,
 }
 
 /// The cells of a non-rectangular board.
@@ -83,6 +130,8 @@ impl Board {
             cols,
             wrap,
             shape,
+            lattice: Lattice::Square,
+            names: None,
             graph: OnceLock::new(),
         }
     }
@@ -94,8 +143,130 @@ impl Board {
             cols,
             wrap,
             shape: None,
+            lattice: Lattice::Square,
+            names: None,
             graph: OnceLock::new(),
         }
+    }
+
+    /// A graph board of `nodes` cells joined by undirected `edges` (pairs of
+    /// cell indices below `nodes`, no loops). Board text writes its cells as
+    /// one row, in node order.
+    ///
+    /// ```
+    /// // A square: four cells in a cycle.
+    /// let b = pegflip::Board::graph_of(4, &[(0, 1), (1, 2), (2, 3), (3, 0)]);
+    /// assert_eq!(b.adjacent(pegflip::CellId(0)), vec![pegflip::CellId(1), pegflip::CellId(3)]);
+    /// ```
+    pub fn graph_of(nodes: usize, edges: &[(usize, usize)]) -> Board {
+        let mut links = vec![Vec::new(); nodes];
+        for &(a, b) in edges {
+            assert!(a < nodes && b < nodes && a != b, "edge ({a}, {b}) is not between two cells");
+            links[a].push(CellId(b));
+            links[b].push(CellId(a));
+        }
+        for l in &mut links {
+            l.sort_unstable();
+            l.dedup();
+        }
+        Board {
+            rows: 1,
+            cols: nodes,
+            wrap: false,
+            shape: None,
+            lattice: Lattice::Graph(links),
+            names: None,
+            graph: OnceLock::new(),
+        }
+    }
+
+    /// The same grid on another lattice (a graph board stays as it is).
+    pub fn with_lattice(mut self, lattice: Lattice) -> Board {
+        if !self.is_graph() {
+            self.lattice = lattice;
+            self.graph = OnceLock::new();
+        }
+        self
+    }
+
+    /// The same board with cell names, one per cell in cell order. Names
+    /// must be distinct.
+    pub fn with_names(mut self, names: Vec<String>) -> Board {
+        assert_eq!(names.len(), self.cells(), "one name per cell");
+        let index: HashMap<String, CellId> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.clone(), CellId(i)))
+            .collect();
+        assert_eq!(index.len(), names.len(), "cell names are distinct");
+        self.names = Some(Arc::new(Names { of: names, index }));
+        self
+    }
+
+    /// How the cells are joined.
+    pub fn lattice(&self) -> &Lattice {
+        &self.lattice
+    }
+
+    /// Whether this is a graph board (no grid geometry).
+    pub fn is_graph(&self) -> bool {
+        matches!(self.lattice, Lattice::Graph(_))
+    }
+
+    /// The steps along which cells are joined: king steps on a square grid,
+    /// six on a triangular one, none on a graph board.
+    pub fn steps(&self) -> &'static [Dir] {
+        match self.lattice {
+            Lattice::Square => &Dir::KING,
+            Lattice::Triangular => &Dir::TRIANGULAR,
+            Lattice::Graph(_) => &[],
+        }
+    }
+
+    /// The cells next to `cell`, ascending: orthogonal steps on a square
+    /// grid, the six steps on a triangular one, the edges of a graph board.
+    pub fn adjacent(&self, cell: CellId) -> Vec<CellId> {
+        let steps: &[Dir] = match &self.lattice {
+            Lattice::Graph(links) => return links[cell.0].clone(),
+            Lattice::Square => &Dir::ORTHOGONAL,
+            Lattice::Triangular => &Dir::TRIANGULAR,
+        };
+        let mut out: Vec<CellId> = steps
+            .iter()
+            .filter_map(|&d| self.offset(cell, d))
+            .filter(|&c| c != cell)
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The name of a cell, when the puzzle declares names.
+    pub fn name(&self, cell: CellId) -> Option<&str> {
+        self.names.as_ref().map(|n| n.of[cell.0].as_str())
+    }
+
+    /// Whether the cells have names.
+    pub fn has_names(&self) -> bool {
+        self.names.is_some()
+    }
+
+    /// The cell with this name.
+    pub fn find(&self, name: &str) -> Option<CellId> {
+        self.names.as_ref()?.index.get(name).copied()
+    }
+
+    /// A cell in words: its name, or else `[row, col]` (graph boards: the
+    /// node number).
+    pub fn label(&self, cell: CellId) -> String {
+        if let Some(name) = self.name(cell) {
+            return name.to_string();
+        }
+        if self.is_graph() {
+            return cell.0.to_string();
+        }
+        let [r, c] = self.coord(cell);
+        format!("[{r}, {c}]")
     }
 
     /// The number of cells.
@@ -120,9 +291,15 @@ impl Board {
         self.wrap
     }
 
-    /// Whether every position of the bounding grid is a cell.
+    /// Whether the board is a full grid: every position of the bounding
+    /// grid is a cell (false for graph boards).
     pub fn is_rectangular(&self) -> bool {
-        self.shape.is_none()
+        self.shape.is_none() && !self.is_graph()
+    }
+
+    /// Whether some positions of the bounding grid are not cells.
+    pub fn has_gaps(&self) -> bool {
+        self.shape.is_some()
     }
 
     /// The coordinates of a cell.
@@ -145,8 +322,12 @@ impl Board {
     }
 
     /// The cell reached from `cell` by the offset `dir`, by coordinates
-    /// (wrapping on a torus). `None` when it falls off the board or on a gap.
+    /// (wrapping on a torus). `None` when it falls off the board or on a gap,
+    /// and on graph boards, which have no coordinates to step along.
     pub fn offset(&self, cell: CellId, dir: Dir) -> Option<CellId> {
+        if self.is_graph() {
+            return None;
+        }
         let [r, c] = self.coord(cell);
         let (r, c) = (r as i64 + dir.dr, c as i64 + dir.dc);
         let (rows, cols) = (self.rows as i64, self.cols as i64);
@@ -168,14 +349,17 @@ impl Board {
             .map(|e| CellId(e.target().index()))
     }
 
-    /// The automorphisms of the board graph that keep orthogonal edges
-    /// orthogonal and diagonal ones diagonal, found by VF2 (petgraph); each is
+    /// The automorphisms of the board graph, found by VF2 (petgraph); on a
+    /// square grid they keep orthogonal edges orthogonal and diagonal ones
+    /// diagonal. Each is
     /// a permutation `p` with cell `i` going to cell `p[i]`. The identity comes
     /// first. At most `limit` are returned.
     pub fn automorphisms(&self, limit: usize) -> Vec<Vec<usize>> {
         let g = self.graph();
         let mut node_match = |_: &Coord, _: &Coord| true;
-        let mut edge_match = |a: &Dir, b: &Dir| a.dr.abs() + a.dc.abs() == b.dr.abs() + b.dc.abs();
+        let square = self.lattice == Lattice::Square;
+        let mut edge_match =
+            |a: &Dir, b: &Dir| !square || a.dr.abs() + a.dc.abs() == b.dr.abs() + b.dc.abs();
         let mut found: Vec<Vec<usize>> = vec![(0..self.cells()).collect()];
         if let Some(iter) = petgraph::algo::isomorphism::subgraph_isomorphisms_iter(
             &g,
@@ -192,15 +376,25 @@ impl Board {
         found
     }
 
-    /// The board graph: node `i` is cell `i`, weighted by its coordinates.
+    /// The board graph: node `i` is cell `i`, weighted by its coordinates;
+    /// an edge per lattice step (graph boards: per declared edge, both ways,
+    /// labelled [`Dir::LINK`]).
     pub fn graph(&self) -> &DiGraph<Coord, Dir> {
         self.graph.get_or_init(|| {
             let mut graph = DiGraph::with_capacity(self.cells(), 8 * self.cells());
             for a in 0..self.cells() {
                 graph.add_node(self.coord(CellId(a)));
             }
+            if let Lattice::Graph(links) = &self.lattice {
+                for (a, l) in links.iter().enumerate() {
+                    for b in l {
+                        graph.add_edge(NodeIndex::new(a), NodeIndex::new(b.0), Dir::LINK);
+                    }
+                }
+                return graph;
+            }
             for a in 0..self.cells() {
-                for dir in Dir::KING {
+                for &dir in self.steps() {
                     if let Some(b) = self.offset(CellId(a), dir)
                         && b.0 != a
                     {

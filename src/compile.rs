@@ -2,22 +2,36 @@
 
 use crate::board::{Board, CellId, Dir};
 use crate::program::{Goal, Move, MoveKind, Program};
-use crate::puzzle::{GoalRule, MoveRule, Puzzle};
+use crate::puzzle::{GoalRule, Guard, MoveRule, Puzzle};
 
-/// Compiles `puzzle`. Toggles become unguarded masks (on a small torus, an
-/// offset that lands on a cell already in the neighbourhood adds nothing: a
-/// neighbourhood is a set). Jumps follow two graph edges with the same
-/// direction label, from A over B into C, and need three distinct cells.
+/// Compiles `puzzle`. Toggles become masks, unguarded unless declared with
+/// `when` (on a small torus, an offset that lands on a cell already in the
+/// neighbourhood adds nothing: a neighbourhood is a set). Jumps follow two
+/// graph edges with the same direction label, from A over B into C, and need
+/// three distinct cells.
 pub fn compile(puzzle: &Puzzle) -> Program {
     let board = &puzzle.board;
     let n = board.cells();
     let mut moves = Vec::new();
     for rule in &puzzle.rules {
         match rule {
-            MoveRule::Toggle(offsets) => {
+            MoveRule::Toggle { offsets, guard } => {
                 for cell in (0..n).map(CellId) {
-                    moves.push(toggle(board, cell, offsets));
+                    let flip = offsets.iter().filter_map(|&d| board.offset(cell, d)).collect();
+                    moves.push(toggle(cell, flip, *guard));
                 }
+            }
+            MoveRule::Adjacent { closed, guard } => {
+                for cell in (0..n).map(CellId) {
+                    let mut flip = board.adjacent(cell);
+                    if *closed {
+                        flip.push(cell);
+                    }
+                    moves.push(toggle(cell, flip, *guard));
+                }
+            }
+            MoveRule::Press { cell, flips, guard } => {
+                moves.push(toggle(*cell, flips.clone(), *guard));
             }
             MoveRule::Jump(dirs) => {
                 for cell in (0..n).map(CellId) {
@@ -30,22 +44,24 @@ pub fn compile(puzzle: &Puzzle) -> Program {
         GoalRule::Targets(targets) => Goal::Targets(targets.iter().map(|t| t.1.clone()).collect()),
         GoalRule::FewestPieces => Goal::FewestPieces,
     };
-    let grid = board.is_rectangular().then(|| [board.rows(), board.cols()]);
+    let grid = (board.is_rectangular() && *board.lattice() == crate::board::Lattice::Square)
+        .then(|| [board.rows(), board.cols()]);
     Program::new(n, moves, goal, grid)
 }
 
-fn toggle(board: &Board, cell: CellId, offsets: &[Dir]) -> Move {
-    let mut flip: Vec<CellId> = offsets
-        .iter()
-        .filter_map(|&d| board.offset(cell, d))
-        .collect();
+fn toggle(cell: CellId, mut flip: Vec<CellId>, guard: Guard) -> Move {
     flip.sort_unstable();
     flip.dedup();
+    let (need_on, need_off) = match guard {
+        Guard::Always => (Vec::new(), Vec::new()),
+        Guard::On => (vec![cell], Vec::new()),
+        Guard::Off => (Vec::new(), vec![cell]),
+    };
     Move {
         kind: MoveKind::Toggle,
         cells: vec![cell],
-        need_on: Vec::new(),
-        need_off: Vec::new(),
+        need_on,
+        need_off,
         flip,
     }
 }

@@ -7,11 +7,11 @@
 use std::ops::Range;
 
 use crate::bits::Bits;
-use crate::board::{Board, Dir};
+use crate::board::{Board, CellId, Dir, Lattice};
 use crate::error::{Error, Result};
 use crate::io::board::{ReadBoard, read_slashed, read_tokens};
 use crate::overrides::Override;
-use crate::spec::{BoardSpec, GoalSpec, Header, MoveSpec, Spec, SymbolsSpec};
+use crate::spec::{BoardSpec, GoalSpec, Header, MoveSpec, Names, NodeRef, Nodes, Spec, SymbolsSpec};
 use crate::symbols::Symbols;
 use toml::Spanned;
 
@@ -23,16 +23,77 @@ pub const MAX_GRID: usize = 1 << 27;
 /// 2^22. Larger boards are solved by light chasing only.
 pub const MAX_LISTED: usize = 1 << 22;
 
+/// The most cell entries all compiled moves may hold together (the sum of
+/// their flip lists): 2^28, 2 GiB of cell indices.
+pub const MAX_MOVE_ENTRIES: u128 = 1 << 28;
+
+/// The most bits the goal's targets may hold together (targets × cells):
+/// 2^30, 128 MiB.
+pub const MAX_GOAL_BITS: u128 = 1 << 30;
+
 /// The largest offset or direction component a move rule may use.
 const MAX_OFFSET: i64 = 1 << 20;
+
+/// The most nodes a graph board may have.
+pub const MAX_NODES: usize = 1 << 20;
+
+/// A condition on the pressed cell for a toggle to be allowed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Guard {
+    /// Always allowed.
+    #[default]
+    Always,
+    /// Only on a set (lit) cell: the "lit-only" games.
+    On,
+    /// Only on a clear cell.
+    Off,
+}
 
 /// A move rule, as declared.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveRule {
     /// Pressing a cell toggles the cells at these offsets from it.
-    Toggle(Vec<Dir>),
+    Toggle {
+        /// Grid offsets from the pressed cell.
+        offsets: Vec<Dir>,
+        /// When a press is allowed.
+        guard: Guard,
+    },
+    /// Pressing a cell toggles its neighbours ([`Board::adjacent`]), and
+    /// itself too when `closed`: the σ+ game (closed) and the σ game (open).
+    Adjacent {
+        /// Whether the pressed cell toggles too.
+        closed: bool,
+        /// When a press is allowed.
+        guard: Guard,
+    },
+    /// Pressing one cell toggles its own pattern, as in Merlin's Magic Square.
+    Press {
+        /// The pressed cell.
+        cell: CellId,
+        /// The cells it toggles, ascending.
+        flips: Vec<CellId>,
+        /// When the press is allowed.
+        guard: Guard,
+    },
     /// A piece jumps along one of these directions over a piece into an empty cell.
     Jump(Vec<Dir>),
+}
+
+impl MoveRule {
+    /// An upper bound on the cell entries this rule's compiled moves hold.
+    fn entries(&self, board: &Board) -> u128 {
+        let cells = board.cells() as u128;
+        match self {
+            MoveRule::Toggle { offsets, .. } => cells * offsets.len() as u128,
+            MoveRule::Adjacent { .. } => match board.lattice() {
+                Lattice::Graph(links) => links.iter().map(|l| l.len() as u128 + 1).sum(),
+                _ => cells * 7,
+            },
+            MoveRule::Press { flips, .. } => flips.len() as u128,
+            MoveRule::Jump(dirs) => cells * dirs.len() as u128 * 3,
+        }
+    }
 }
 
 /// What counts as solved.
@@ -118,18 +179,12 @@ impl Puzzle {
         if spec.moves.get_ref().is_empty() {
             return Err(src.err(spec.moves.span(), "give at least one [[moves]] rule"));
         }
-        let rules = spec
-            .moves
-            .get_ref()
-            .iter()
-            .map(|m| build_rule(&src, m))
-            .collect::<Result<Vec<_>>>()?;
         let mut puzzle = Puzzle {
             name: spec.name,
             about: spec.about,
             board,
             symbols,
-            rules,
+            rules: Vec::new(),
             goal: GoalRule::FewestPieces,
             start: None,
             batch: BatchFormat {
@@ -137,6 +192,10 @@ impl Puzzle {
                 impossible: spec.batch.impossible,
             },
         };
+        for m in spec.moves.get_ref() {
+            let rule = puzzle.build_rule(&src, m)?;
+            puzzle.rules.push(rule);
+        }
         puzzle.goal = puzzle.build_goal(&src, &spec.goal)?;
         if let Some(start) = &spec.start {
             puzzle.start = Some(puzzle.read_spanned(&src, start)?);
@@ -165,25 +224,78 @@ impl Puzzle {
         Puzzle::parse(&edited, file).map_err(|e| crate::overrides::relocate(e, &edited, &placed))
     }
 
-    /// Reads a board written with rows joined by `/`, or the words `all-on`
-    /// and `all-off`; `file` names it in errors.
+    /// Reads a board written with rows joined by `/`, or in words: `all-on`,
+    /// `all-off`, `full but CELL, ...`, `empty but CELL, ...` (cells by
+    /// name); `file` names it in errors.
+    ///
+    /// ```
+    /// let puzzle = pegflip::Puzzle::from_file("puzzles/english33.toml")?;
+    /// let board = puzzle.read_board("full but d4", "<board>")?.state;
+    /// assert_eq!(board.count_ones(), 32);
+    /// # Ok::<(), pegflip::Error>(())
+    /// ```
     pub fn read_board(&self, text: &str, file: &str) -> Result<ReadBoard> {
-        if let Some(state) = self.keyword(text) {
+        let src = Src { file, text };
+        if let Some(state) = self.keyword(&src, text, 0) {
             return Ok(ReadBoard {
-                state,
+                state: state?,
                 warnings: Vec::new(),
             });
         }
         read_slashed(text, 0, &self.board, &self.symbols, file, text)
     }
 
-    /// The board named by `all-on` or `all-off`.
-    fn keyword(&self, text: &str) -> Option<Bits> {
-        match text {
-            "all-on" => Some(Bits::ones(self.board.cells())),
-            "all-off" => Some(Bits::zeros(self.board.cells())),
-            _ => None,
+    /// The board named by `all-on`, `all-off`, `full but CELLS` or `empty but
+    /// CELLS`; `at` is the offset of `text` in `src`.
+    fn keyword(&self, src: &Src, text: &str, at: usize) -> Option<Result<Bits>> {
+        let n = self.board.cells();
+        let (base, rest, word_len) = match text {
+            "all-on" => return Some(Ok(Bits::ones(n))),
+            "all-off" => return Some(Ok(Bits::zeros(n))),
+            _ => {
+                if let Some(rest) = text.strip_prefix("full but ") {
+                    (Bits::ones(n), rest, "full but ".len())
+                } else if let Some(rest) = text.strip_prefix("empty but ") {
+                    (Bits::zeros(n), rest, "empty but ".len())
+                } else {
+                    return None;
+                }
+            }
+        };
+        let mut state = base;
+        let mut offset = at + word_len;
+        for part in rest.split(',') {
+            let lead = part.len() - part.trim_start().len();
+            let name = part.trim();
+            let cell = match self.cell_named(src, name, offset + lead) {
+                Ok(cell) => cell,
+                Err(e) => return Some(Err(e)),
+            };
+            state.toggle(cell.0);
+            offset += part.len() + 1;
         }
+        Some(Ok(state))
+    }
+
+    /// The cell called `name`; `at` is where the name starts in `src`.
+    fn cell_named(&self, src: &Src, name: &str, at: usize) -> Result<CellId> {
+        if let Some(cell) = self.board.find(name) {
+            return Ok(cell);
+        }
+        if !self.board.has_names() {
+            return Err(src.err_at(
+                at,
+                format!(
+                    "cell '{name}': this puzzle names no cells; add `names = \"chess\"` (or                      \"numbers\", or a list) to [board]"
+                ),
+            ));
+        }
+        let first = self.board.name(CellId(0)).unwrap_or_default();
+        let last = self.board.name(CellId(self.board.cells() - 1)).unwrap_or_default();
+        Err(src.err_at(
+            at,
+            format!("no cell is named '{name}': the cells are named {first} ... {last}"),
+        ))
     }
 
     /// Reads a board written one row per line (or per whitespace-separated token).
@@ -201,6 +313,16 @@ impl Puzzle {
     /// ([`crate::solve::solve_grid`]), which needs no move lists.
     pub fn compile(&self) -> Result<crate::Program> {
         let cells = self.board.cells();
+        let entries: u128 = self.rules.iter().map(|r| r.entries(&self.board)).sum();
+        if entries > MAX_MOVE_ENTRIES {
+            return Err(Error::Limit {
+                what: "the size of the compiled moves (cells each move flips, summed)".into(),
+                name: "move-entries",
+                value: entries,
+                limit: MAX_MOVE_ENTRIES,
+                hint: "use a smaller board, or toggles that flip fewer cells".into(),
+            });
+        }
         if cells > MAX_LISTED {
             return Err(Error::Limit {
                 what: "the number of cells".into(),
@@ -216,11 +338,11 @@ impl Puzzle {
     }
 
     fn read_spanned(&self, src: &Src, text: &Spanned<String>) -> Result<Bits> {
-        if let Some(state) = self.keyword(text.get_ref()) {
-            return Ok(state);
-        }
         // The span covers the quotes; the text starts one byte in.
         let offset = text.span().start + 1;
+        if let Some(state) = self.keyword(src, text.get_ref(), offset) {
+            return state;
+        }
         let read = read_slashed(
             text.get_ref(),
             offset,
@@ -241,12 +363,48 @@ impl Puzzle {
 
     fn build_goal(&self, src: &Src, goal: &Spanned<GoalSpec>) -> Result<GoalRule> {
         let g = goal.get_ref();
-        let given = [g.target.is_some(), g.any.is_some(), g.fewest.is_some()];
+        let given = [
+            g.target.is_some(),
+            g.any.is_some(),
+            g.fewest.is_some(),
+            g.one_piece.is_some(),
+        ];
         if given.iter().filter(|&&b| b).count() != 1 {
             return Err(src.err(
                 goal.span(),
-                "[goal] takes exactly one of `target`, `any` or `fewest`",
+                "[goal] takes exactly one of `target`, `any`, `fewest` or `one-piece`",
             ));
+        }
+        if let Some(t) = &g.target
+            && t.get_ref() == "all-same"
+        {
+            let n = self.board.cells();
+            return Ok(GoalRule::Targets(vec![
+                ("all-on".into(), Bits::ones(n)),
+                ("all-off".into(), Bits::zeros(n)),
+            ]));
+        }
+        if let Some(one) = &g.one_piece {
+            let n = self.board.cells();
+            let single = |cell: CellId| {
+                let mut b = Bits::zeros(n);
+                b.set(cell.0, true);
+                (format!("one piece at {}", self.board.label(cell)), b)
+            };
+            if one.get_ref() == "anywhere" {
+                if n as u128 * n as u128 > MAX_GOAL_BITS {
+                    return Err(src.err(
+                        one.span(),
+                        format!(
+                            "one piece anywhere makes {n} targets of {n} cells, past the limit \
+                             goal-bits = {MAX_GOAL_BITS}"
+                        ),
+                    ));
+                }
+                return Ok(GoalRule::Targets((0..n).map(|c| single(CellId(c))).collect()));
+            }
+            let cell = self.cell_named(src, one.get_ref(), one.span().start + 1)?;
+            return Ok(GoalRule::Targets(vec![single(cell)]));
         }
         if let Some(fewest) = &g.fewest {
             if fewest.get_ref() != "pieces" {
@@ -271,6 +429,174 @@ impl Puzzle {
 }
 
 fn build_board(src: &Src, spec: &Spanned<BoardSpec>) -> Result<Board> {
+    let b = spec.get_ref();
+    let board = if let Some(nodes) = &b.nodes {
+        build_graph(src, b, nodes)?
+    } else {
+        if let Some(edges) = &b.edges {
+            return Err(src.err(edges.span(), "`edges` needs `nodes`: a graph board lists its nodes"));
+        }
+        let lattice = match b.lattice.as_ref().map(|l| (l, l.get_ref().as_str())) {
+            None | Some((_, "square")) => Lattice::Square,
+            Some((_, "triangular")) => Lattice::Triangular,
+            Some((l, other)) => {
+                return Err(src.err(
+                    l.span(),
+                    format!("unknown lattice '{other}': expected square or triangular"),
+                ));
+            }
+        };
+        build_grid(src, spec)?.with_lattice(lattice)
+    };
+    let Some(names) = &b.names else {
+        return Ok(board);
+    };
+    let list: Vec<String> = match names.get_ref() {
+        Names::Scheme(scheme) => match scheme.as_str() {
+            "numbers" => (1..=board.cells()).map(|i| i.to_string()).collect(),
+            "chess" if board.is_graph() => {
+                return Err(src.err(
+                    names.span(),
+                    "chess names need a grid: name a graph's cells with a list, or in `nodes`",
+                ));
+            }
+            "chess" if board.cols() > 26 => {
+                return Err(src.err(
+                    names.span(),
+                    format!(
+                        "chess names give columns the letters a to z, but the board has {} columns",
+                        board.cols()
+                    ),
+                ));
+            }
+            "chess" => (0..board.cells())
+                .map(|c| {
+                    let [r, c] = board.coord(CellId(c));
+                    format!("{}{}", (b'a' + c as u8) as char, r + 1)
+                })
+                .collect(),
+            other => {
+                return Err(src.err(
+                    names.span(),
+                    format!(
+                        "unknown naming '{other}': expected \"chess\", \"numbers\" or a list of \
+                         names"
+                    ),
+                ));
+            }
+        },
+        Names::List(list) => {
+            if b.nodes.as_ref().is_some_and(|n| matches!(n.get_ref(), Nodes::Named(_))) {
+                return Err(src.err(names.span(), "the `nodes` list already names the cells"));
+            }
+            if list.len() != board.cells() {
+                return Err(src.err(
+                    names.span(),
+                    format!("{} names for {} cells: give one per cell", list.len(), board.cells()),
+                ));
+            }
+            check_names(src, list)?;
+            list.iter().map(|n| n.get_ref().clone()).collect()
+        }
+    };
+    Ok(board.with_names(list))
+}
+
+/// Names must be distinct words: not empty, no spaces, no commas.
+fn check_names(src: &Src, list: &[Spanned<String>]) -> Result<()> {
+    let mut seen = std::collections::HashSet::new();
+    for n in list {
+        let name = n.get_ref();
+        if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == ',') {
+            return Err(src.err(
+                n.span(),
+                "a name is one word: not empty, with no spaces or commas",
+            ));
+        }
+        if name == "anywhere" {
+            return Err(src.err(n.span(), "'anywhere' is a keyword of `one-piece`; choose another name"));
+        }
+        if !seen.insert(name.as_str()) {
+            return Err(src.err(n.span(), format!("the name '{name}' is given twice")));
+        }
+    }
+    Ok(())
+}
+
+fn build_graph(src: &Src, b: &BoardSpec, nodes: &Spanned<Nodes>) -> Result<Board> {
+    for (key, span) in [
+        ("rows", b.rows.as_ref().map(|v| v.span())),
+        ("cols", b.cols.as_ref().map(|v| v.span())),
+        ("shape", b.shape.as_ref().map(|v| v.span())),
+        ("lattice", b.lattice.as_ref().map(|v| v.span())),
+    ] {
+        if let Some(span) = span {
+            return Err(src.err(
+                span,
+                format!("`{key}` describes a grid, but `nodes` makes this a graph board"),
+            ));
+        }
+    }
+    if b.wrap {
+        return Err(src.err(nodes.span(), "a graph board cannot wrap: drop `wrap`, add the edges"));
+    }
+    let (n, names) = match nodes.get_ref() {
+        Nodes::Count(n) => (*n, None),
+        Nodes::Named(list) => {
+            check_names(src, list)?;
+            (list.len() as i64, Some(list))
+        }
+    };
+    if n < 1 {
+        return Err(src.err(nodes.span(), "a graph board needs at least one node"));
+    }
+    if n as u128 > MAX_NODES as u128 {
+        return Err(src.err(
+            nodes.span(),
+            format!("{n} nodes is past the limit graph-nodes = {MAX_NODES}"),
+        ));
+    }
+    let n = n as usize;
+    let mut edges = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for edge in b.edges.as_ref().map_or(&[][..], |e| e.get_ref().as_slice()) {
+        let [a, z] = edge.get_ref().as_slice() else {
+            return Err(src.err(edge.span(), "an edge is a pair of nodes, as [\"a\", \"b\"] or [0, 1]"));
+        };
+        let node = |r: &Spanned<NodeRef>| -> Result<usize> {
+            match (r.get_ref(), names) {
+                (NodeRef::Index(i), _) if (0..n as i64).contains(i) => Ok(*i as usize),
+                (NodeRef::Index(i), _) => Err(src.err(
+                    r.span(),
+                    format!("node {i} does not exist: nodes are numbered 0 to {}", n - 1),
+                )),
+                (NodeRef::Name(name), Some(list)) => list
+                    .iter()
+                    .position(|l| l.get_ref() == name)
+                    .ok_or_else(|| src.err(r.span(), format!("no node is named '{name}'"))),
+                (NodeRef::Name(name), None) => Err(src.err(
+                    r.span(),
+                    format!("no node is named '{name}': `nodes` is a count, so nodes are numbers"),
+                )),
+            }
+        };
+        let (a, z) = (node(a)?, node(z)?);
+        if a == z {
+            return Err(src.err(edge.span(), "an edge joins two different nodes"));
+        }
+        if !seen.insert((a.min(z), a.max(z))) {
+            return Err(src.err(edge.span(), "this edge is listed twice"));
+        }
+        edges.push((a, z));
+    }
+    let board = Board::graph_of(n, &edges);
+    Ok(match names {
+        Some(list) => board.with_names(list.iter().map(|l| l.get_ref().clone()).collect()),
+        None => board,
+    })
+}
+
+fn build_grid(src: &Src, spec: &Spanned<BoardSpec>) -> Result<Board> {
     let b = spec.get_ref();
     let mut mask: Option<Vec<Vec<bool>>> = None;
     if let Some(shape) = &b.shape {
@@ -378,101 +704,208 @@ fn build_symbols(src: &Src, spec: &SymbolsSpec) -> Result<Symbols> {
     Ok(Symbols::new(on, off, gap, spec.ignore_case))
 }
 
-fn build_rule(src: &Src, spec: &Spanned<MoveSpec>) -> Result<MoveRule> {
-    let m = spec.get_ref();
-    let given = [
-        m.toggle.is_some(),
-        m.offsets.is_some(),
-        m.jump.is_some(),
-        m.directions.is_some(),
-    ];
-    if given.iter().filter(|&&b| b).count() != 1 {
-        return Err(src.err(
-            spec.span(),
-            "each [[moves]] rule takes exactly one of `toggle`, `offsets`, `jump` or `directions`",
-        ));
-    }
-    let d = |dr, dc| Dir { dr, dc };
-    if let Some(name) = &m.toggle {
-        let offsets = match name.get_ref().as_str() {
-            "self" => vec![d(0, 0)],
-            "plus" => vec![d(0, 0), d(-1, 0), d(1, 0), d(0, -1), d(0, 1)],
-            "x" => vec![d(0, 0), d(-1, -1), d(-1, 1), d(1, -1), d(1, 1)],
-            "square" => (-1..=1)
-                .flat_map(|r| (-1..=1).map(move |c| d(r, c)))
-                .collect(),
-            "knight" => vec![
-                d(-2, -1),
-                d(-2, 1),
-                d(-1, -2),
-                d(-1, 2),
-                d(1, -2),
-                d(1, 2),
-                d(2, -1),
-                d(2, 1),
-            ],
-            other => {
+impl Puzzle {
+    fn build_rule(&self, src: &Src, spec: &Spanned<MoveSpec>) -> Result<MoveRule> {
+        let m = spec.get_ref();
+        let given = [
+            m.toggle.is_some(),
+            m.offsets.is_some(),
+            m.press.is_some(),
+            m.jump.is_some(),
+            m.directions.is_some(),
+        ];
+        if given.iter().filter(|&&b| b).count() != 1 {
+            return Err(src.err(
+                spec.span(),
+                "each [[moves]] rule takes exactly one of `toggle`, `offsets`, `press`, `jump` \
+                 or `directions`",
+            ));
+        }
+        if let (Some(flips), None) = (&m.flips, &m.press) {
+            return Err(src.err(flips.span(), "`flips` goes with `press`: name the pressed cell"));
+        }
+        let guard = match &m.when {
+            None => Guard::Always,
+            Some(w) if m.jump.is_some() || m.directions.is_some() => {
+                return Err(src.err(
+                    w.span(),
+                    "`when` guards toggles; a jump already needs its own cells set and clear",
+                ));
+            }
+            Some(w) => match w.get_ref().as_str() {
+                "on" => Guard::On,
+                "off" => Guard::Off,
+                other => {
+                    return Err(src.err(
+                        w.span(),
+                        format!(
+                            "unknown guard '{other}': expected \"on\" (press only a lit cell) or \
+                             \"off\""
+                        ),
+                    ));
+                }
+            },
+        };
+        let board = &self.board;
+        let graph = board.is_graph();
+        let d = |dr, dc| Dir { dr, dc };
+        if let Some(cell) = &m.press {
+            let Some(flips) = &m.flips else {
+                return Err(src.err(
+                    spec.span(),
+                    "a `press` rule needs `flips`: the board text of the cells it toggles",
+                ));
+            };
+            let cell = self.cell_named(src, cell.get_ref(), cell.span().start + 1)?;
+            let flips: Vec<CellId> = self.read_spanned(src, flips)?.ones_iter().map(CellId).collect();
+            if flips.is_empty() {
+                return Err(src.err(m.flips.as_ref().map_or(spec.span(), |f| f.span()), "`flips` toggles no cell: mark at least one"));
+            }
+            return Ok(MoveRule::Press { cell, flips, guard });
+        }
+        if let Some(name) = &m.toggle {
+            let name_str = name.get_ref().as_str();
+            if let "open" | "closed" = name_str {
+                return Ok(MoveRule::Adjacent {
+                    closed: name_str == "closed",
+                    guard,
+                });
+            }
+            if graph && name_str != "self" {
                 return Err(src.err(
                     name.span(),
                     format!(
-                        "unknown toggle preset '{other}': expected self, plus, x, square or knight"
+                        "toggle '{name_str}' needs a grid; on a graph board a toggle is `open`, \
+                         `closed` or `self`, or a per-cell `press`"
                     ),
                 ));
             }
-        };
-        return Ok(MoveRule::Toggle(offsets));
-    }
-    if let Some(name) = &m.jump {
-        let ortho = vec![d(-1, 0), d(1, 0), d(0, -1), d(0, 1)];
-        let diag = vec![d(-1, -1), d(-1, 1), d(1, -1), d(1, 1)];
-        let dirs = match name.get_ref().as_str() {
-            "orthogonal" => ortho,
-            "diagonal" => diag,
-            "all" => Dir::KING.to_vec(),
-            other => {
+            let (rows, cols) = (board.rows() as i64, board.cols() as i64);
+            let offsets = match name_str {
+                "self" => vec![d(0, 0)],
+                "plus" => vec![d(0, 0), d(-1, 0), d(1, 0), d(0, -1), d(0, 1)],
+                "x" => vec![d(0, 0), d(-1, -1), d(-1, 1), d(1, -1), d(1, 1)],
+                "square" => (-1..=1)
+                    .flat_map(|r| (-1..=1).map(move |c| d(r, c)))
+                    .collect(),
+                "knight" => vec![
+                    d(-2, -1),
+                    d(-2, 1),
+                    d(-1, -2),
+                    d(-1, 2),
+                    d(1, -2),
+                    d(1, 2),
+                    d(2, -1),
+                    d(2, 1),
+                ],
+                "row-and-column" => std::iter::once(d(0, 0))
+                    .chain((1..cols).flat_map(|k| [d(0, -k), d(0, k)]))
+                    .chain((1..rows).flat_map(|k| [d(-k, 0), d(k, 0)]))
+                    .collect(),
+                other => {
+                    return Err(src.err(
+                        name.span(),
+                        format!(
+                            "unknown toggle preset '{other}': expected self, plus, x, square, \
+                             knight, row-and-column, open or closed"
+                        ),
+                    ));
+                }
+            };
+            return Ok(MoveRule::Toggle { offsets, guard });
+        }
+        let lattice_steps = board.steps();
+        if let Some(name) = &m.jump {
+            if graph {
                 return Err(src.err(
                     name.span(),
-                    format!("unknown jump preset '{other}': expected orthogonal, diagonal or all"),
+                    "jumps need a grid board: a graph has no lines of three cells to jump along",
                 ));
             }
+            let dirs = match name.get_ref().as_str() {
+                "orthogonal" => Dir::ORTHOGONAL.to_vec(),
+                "diagonal" => vec![d(-1, -1), d(-1, 1), d(1, -1), d(1, 1)],
+                "all" => Dir::KING.to_vec(),
+                "triangular" => Dir::TRIANGULAR.to_vec(),
+                other => {
+                    return Err(src.err(
+                        name.span(),
+                        format!(
+                            "unknown jump preset '{other}': expected orthogonal, diagonal, all \
+                             or triangular"
+                        ),
+                    ));
+                }
+            };
+            if let Some(bad) = dirs.iter().find(|d| !lattice_steps.contains(d)) {
+                return Err(src.err(
+                    name.span(),
+                    format!(
+                        "jump preset '{}' steps [{}, {}], which is not a step of the triangular \
+                         lattice: use `jump = \"triangular\"`",
+                        name.get_ref(),
+                        bad.dr,
+                        bad.dc
+                    ),
+                ));
+            }
+            return Ok(MoveRule::Jump(dirs));
+        }
+        let (list, is_jump) = match (&m.offsets, &m.directions) {
+            (Some(list), _) => (list, false),
+            (_, Some(list)) => (list, true),
+            _ => unreachable!("exactly one move key is set"),
         };
-        return Ok(MoveRule::Jump(dirs));
-    }
-    let (list, is_jump) = match (&m.offsets, &m.directions) {
-        (Some(list), _) => (list, false),
-        (_, Some(list)) => (list, true),
-        _ => unreachable!("exactly one move key is set"),
-    };
-    if list.get_ref().is_empty() {
-        return Err(src.err(
-            list.span(),
-            "the list is empty: give at least one [row, col]",
-        ));
-    }
-    let mut dirs: Vec<Dir> = Vec::new();
-    for item in list.get_ref() {
-        let [dr, dc] = *item.get_ref();
-        let dir = d(dr, dc);
-        if is_jump && (dr.abs() > 1 || dc.abs() > 1 || (dr, dc) == (0, 0)) {
+        if graph {
             return Err(src.err(
-                item.span(),
-                "a jump direction is one step to a neighbour: row and col in -1..=1, not both 0",
+                list.span(),
+                "a graph board has no grid offsets: use `toggle = \"open\"` or \"closed\", or \
+                 a per-cell `press`",
             ));
         }
-        if dr.abs() > MAX_OFFSET || dc.abs() > MAX_OFFSET {
+        if list.get_ref().is_empty() {
             return Err(src.err(
-                item.span(),
-                format!("offset [{dr}, {dc}] is past the limit offset-range = ±{MAX_OFFSET}"),
+                list.span(),
+                "the list is empty: give at least one [row, col]",
             ));
         }
-        if dirs.contains(&dir) {
-            return Err(src.err(item.span(), format!("[{dr}, {dc}] is listed twice")));
+        let mut dirs: Vec<Dir> = Vec::new();
+        for item in list.get_ref() {
+            let [dr, dc] = *item.get_ref();
+            let dir = d(dr, dc);
+            if is_jump && (dr.abs() > 1 || dc.abs() > 1 || (dr, dc) == (0, 0)) {
+                return Err(src.err(
+                    item.span(),
+                    "a jump direction is one step to a neighbour: row and col in -1..=1, not both 0",
+                ));
+            }
+            if is_jump && !lattice_steps.contains(&dir) {
+                return Err(src.err(
+                    item.span(),
+                    format!(
+                        "[{dr}, {dc}] is not a step of the triangular lattice: its steps are \
+                         [0, ±1], [±1, 0], [1, 1] and [-1, -1]"
+                    ),
+                ));
+            }
+            if dr.abs() > MAX_OFFSET || dc.abs() > MAX_OFFSET {
+                return Err(src.err(
+                    item.span(),
+                    format!("offset [{dr}, {dc}] is past the limit offset-range = ±{MAX_OFFSET}"),
+                ));
+            }
+            if dirs.contains(&dir) {
+                return Err(src.err(item.span(), format!("[{dr}, {dc}] is listed twice")));
+            }
+            dirs.push(dir);
         }
-        dirs.push(dir);
+        Ok(if is_jump {
+            MoveRule::Jump(dirs)
+        } else {
+            MoveRule::Toggle {
+                offsets: dirs,
+                guard,
+            }
+        })
     }
-    Ok(if is_jump {
-        MoveRule::Jump(dirs)
-    } else {
-        MoveRule::Toggle(dirs)
-    })
 }

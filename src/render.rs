@@ -15,14 +15,15 @@ const STEP_BOARDS_LIMIT: usize = 200_000;
 const MARK: char = '#';
 
 /// A move in words: `press [1, 2]`, or `jump [0, 3] over [0, 4] to [0, 5]`.
+/// On a board with cell names: `press b3`, and jumps in peg-solitaire
+/// notation, from and to: `d2-d4`.
 pub fn describe_move(puzzle: &Puzzle, program: &Program, index: usize) -> String {
     let m = &program.moves()[index];
-    let at = |i: usize| {
-        let [r, c] = puzzle.board.coord(m.cells[i]);
-        format!("[{r}, {c}]")
-    };
+    let board = &puzzle.board;
+    let at = |i: usize| board.label(m.cells[i]);
     match m.kind {
         MoveKind::Toggle => format!("press {}", at(0)),
+        MoveKind::Jump if board.has_names() => format!("{}-{}", at(0), at(2)),
         MoveKind::Jump => format!("jump {} over {} to {}", at(0), at(1), at(2)),
     }
 }

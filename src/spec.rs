@@ -3,6 +3,9 @@
 //! Nothing here is checked beyond what serde checks (types, unknown keys);
 //! [`crate::puzzle`] turns a [`Spec`] into a validated [`crate::Puzzle`].
 
+use std::fmt;
+
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -31,7 +34,8 @@ pub struct Spec {
     pub batch: BatchSpec,
 }
 
-/// `[board]`: a rectangular grid, optionally masked and wrapped.
+/// `[board]`: a grid (rectangular, optionally masked and wrapped, on a
+/// square or triangular lattice) or a graph given by nodes and edges.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BoardSpec {
@@ -44,6 +48,15 @@ pub struct BoardSpec {
     /// Whether the grid wraps around (a torus).
     #[serde(default)]
     pub wrap: bool,
+    /// `square` (the default) or `triangular`.
+    pub lattice: Option<Spanned<String>>,
+    /// A graph board's nodes: a count, or a list of names.
+    pub nodes: Option<Spanned<Nodes>>,
+    /// A graph board's edges: pairs of node names or 0-based numbers.
+    pub edges: Option<Spanned<Vec<Spanned<Vec<Spanned<NodeRef>>>>>>,
+    /// Cell names: `chess` (column letter, row number from the top),
+    /// `numbers` (1, 2, ... in cell order) or a list, one per cell.
+    pub names: Option<Spanned<Names>>,
 }
 
 /// `[symbols]`: the characters of board text.
@@ -61,12 +74,21 @@ pub struct SymbolsSpec {
     pub ignore_case: bool,
 }
 
-/// One `[[moves]]` rule: exactly one of its four keys.
+/// One `[[moves]]` rule: exactly one of `toggle`, `offsets`, `press`,
+/// `jump` and `directions`, with `flips` going with `press` and an optional
+/// `when` guard on toggles.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MoveSpec {
-    /// A toggle preset: `self`, `plus`, `x`, `square`, `knight`.
+    /// A toggle preset: `self`, `plus`, `x`, `square`, `knight`,
+    /// `row-and-column`, `open`, `closed`.
     pub toggle: Option<Spanned<String>>,
+    /// One pressed cell (by name) with its own pattern, given in `flips`.
+    pub press: Option<Spanned<String>>,
+    /// The cells a `press` toggles, as board text.
+    pub flips: Option<Spanned<String>>,
+    /// A guard on toggles: `on` (the pressed cell must be lit) or `off`.
+    pub when: Option<Spanned<String>>,
     /// A toggle by explicit `[row, col]` offsets from the pressed cell.
     pub offsets: Option<Spanned<Vec<Spanned<[i64; 2]>>>>,
     /// A jump preset: `orthogonal`, `diagonal`, `all`.
@@ -85,6 +107,9 @@ pub struct GoalSpec {
     pub any: Option<Spanned<Vec<Spanned<String>>>>,
     /// An objective instead of a target: `pieces`.
     pub fewest: Option<Spanned<String>>,
+    /// One piece left: `anywhere`, or the name of its cell.
+    #[serde(rename = "one-piece")]
+    pub one_piece: Option<Spanned<String>>,
 }
 
 /// `[batch]`: how the judge writes boards and answers.
@@ -121,4 +146,102 @@ pub enum Header {
     None,
     /// A count: the first token says how many boards follow.
     Count,
+}
+
+/// `nodes`: how many, or their names.
+#[derive(Debug)]
+pub enum Nodes {
+    /// This many nodes, numbered from 0.
+    Count(i64),
+    /// One node per name, in order.
+    Named(Vec<Spanned<String>>),
+}
+
+/// `names`: a naming scheme or an explicit list.
+#[derive(Debug)]
+pub enum Names {
+    /// `chess` or `numbers`.
+    Scheme(String),
+    /// One name per cell, in cell order.
+    List(Vec<Spanned<String>>),
+}
+
+/// One end of an edge: a node's name or its 0-based number.
+#[derive(Debug, Clone)]
+pub enum NodeRef {
+    /// A node number.
+    Index(i64),
+    /// A node name.
+    Name(String),
+}
+
+impl<'de> Deserialize<'de> for Nodes {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Nodes;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number of nodes or a list of node names")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Nodes, E> {
+                Ok(Nodes::Count(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Nodes, E> {
+                Ok(Nodes::Count(i64::try_from(v).unwrap_or(i64::MAX)))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Nodes, A::Error> {
+                strings(seq).map(Nodes::Named)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for Names {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Names;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("\"chess\", \"numbers\" or a list of names, one per cell")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Names, E> {
+                Ok(Names::Scheme(v.to_string()))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Names, A::Error> {
+                strings(seq).map(Names::List)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for NodeRef {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = NodeRef;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a node name or number")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<NodeRef, E> {
+                Ok(NodeRef::Index(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<NodeRef, E> {
+                Ok(NodeRef::Index(i64::try_from(v).unwrap_or(i64::MAX)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<NodeRef, E> {
+                Ok(NodeRef::Name(v.to_string()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+fn strings<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Vec<Spanned<String>>, A::Error> {
+    let mut out = Vec::new();
+    while let Some(s) = seq.next_element::<Spanned<String>>()? {
+        out.push(s);
+    }
+    Ok(out)
 }

@@ -3,6 +3,8 @@
 //! `X.toml` is checked with `pegflip check`; `P-X.in` is fed to
 //! `pegflip batch puzzles/P.toml`; `P-X.board` is given to
 //! `pegflip solve puzzles/P.toml` as the BOARD argument. `X.err` holds stderr.
+//! With `PEGFLIP_BLESS=1` the .err files are rewritten from the output
+//! (review the diff before committing it).
 
 mod common;
 use common::pegflip;
@@ -32,9 +34,12 @@ fn every_error_case_gives_its_message() {
             }
             _ => continue,
         };
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if std::env::var_os("PEGFLIP_BLESS").is_some() {
+            std::fs::write(format!("{dir}/{stem}.err"), stderr.as_bytes()).unwrap();
+        }
         let expected = std::fs::read_to_string(format!("{dir}/{stem}.err"))
             .unwrap_or_else(|e| panic!("{stem}.err: {e}"));
-        let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
         assert_eq!(stderr, expected, "{name}");
         assert!(out.stdout.is_empty(), "{name} printed to stdout");

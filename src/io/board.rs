@@ -33,7 +33,7 @@ pub(crate) fn read_row(
                 message: format!(
                     "unexpected character '{}': expected {}",
                     ch.escape_debug(),
-                    symbols.describe(!board.is_rectangular())
+                    symbols.describe(board.has_gaps())
                 ),
             });
         };

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use crate::bits::Bits;
 use crate::gf2::{self, Solver};
 use crate::program::Program;
-use crate::puzzle::{MoveRule, Puzzle};
+use crate::puzzle::{Guard, MoveRule, Puzzle};
 
 /// A translation-invariant toggle on a full rectangle, ready to chase.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,7 +39,13 @@ impl GridStencil {
         if !board.is_rectangular() || board.wraps() {
             return None;
         }
-        let [MoveRule::Toggle(dirs)] = puzzle.rules.as_slice() else {
+        let [
+            MoveRule::Toggle {
+                offsets: dirs,
+                guard: Guard::Always,
+            },
+        ] = puzzle.rules.as_slice()
+        else {
             return None;
         };
         let offsets = dirs

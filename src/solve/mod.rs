@@ -201,14 +201,25 @@ pub fn solve_linear(
 }
 
 fn solve_bfs(program: &Program, start: &Bits, limits: &Limits) -> Result<Outcome> {
-    if let Some(certificates) = relaxation_certificates(program, start, limits) {
+    let (certificates, open) = relaxation(program, start, limits);
+    if let Some(certificates) = certificates {
         let outcome = Outcome::Unsolvable(Proof::Parity(certificates));
         check(program, start, &outcome)?;
         return Ok(outcome);
     }
     let word = start.to_u64().unwrap_or(0);
     let found = if dfs::applies(program) {
-        dfs::dfs(program, word, limits)?
+        // Only the targets that parity does not rule out are searched for.
+        let targets: Vec<u64> = match program.goal() {
+            Goal::Targets(t) => t
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| open.as_ref().is_none_or(|o| o.contains(i)))
+                .filter_map(|(_, t)| t.to_u64())
+                .collect(),
+            Goal::FewestPieces => Vec::new(),
+        };
+        dfs::dfs(program, word, &targets, limits)?
     } else {
         search::bfs(program, word, limits)?
     };
@@ -230,16 +241,17 @@ fn solve_bfs(program: &Program, start: &Bits, limits: &Limits) -> Result<Outcome
 /// puzzle itself. This is the classical colouring argument of peg solitaire,
 /// found by elimination for any board. `None` when some target is not ruled
 /// out this way (or the puzzle is already linear, or has an objective).
-fn relaxation_certificates(
+/// Also returns the indices of the targets not ruled out, when elimination ran.
+fn relaxation(
     program: &Program,
     start: &Bits,
     limits: &Limits,
-) -> Option<Vec<Certificate>> {
+) -> (Option<Vec<Certificate>>, Option<Vec<usize>>) {
     let Goal::Targets(targets) = program.goal() else {
-        return None;
+        return (None, None);
     };
     if program.is_linear() {
-        return None;
+        return (None, None);
     }
     let relaxed_moves = program
         .moves()
@@ -256,21 +268,23 @@ fn relaxation_certificates(
         program.goal().clone(),
         program.grid(),
     );
-    let linear = Linear::dense(&relaxed, limits).ok()?;
-    targets
-        .iter()
-        .map(|target| {
-            let mut b = start.clone();
-            b.xor_assign(target);
-            match linear.solve(&relaxed, &b) {
-                Err(Some(cells)) => Some(Certificate {
-                    target: target.clone(),
-                    cells,
-                }),
-                _ => None,
-            }
-        })
-        .collect()
+    let Ok(linear) = Linear::dense(&relaxed, limits) else {
+        return (None, None);
+    };
+    let mut certificates = Vec::new();
+    let mut open = Vec::new();
+    for (i, target) in targets.iter().enumerate() {
+        let mut b = start.clone();
+        b.xor_assign(target);
+        match linear.solve(&relaxed, &b) {
+            Err(Some(cells)) => certificates.push(Certificate {
+                target: target.clone(),
+                cells,
+            }),
+            _ => open.push(i),
+        }
+    }
+    (open.is_empty().then_some(certificates), Some(open))
 }
 
 /// Checks an outcome independently of the solver that produced it: a
