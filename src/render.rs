@@ -300,7 +300,7 @@ pub fn svg(
         }
     }
     let pegs = program.moves().iter().any(|m| m.kind == MoveKind::Jump);
-    let (bw, bh) = (board.cols() * CELL, board.rows() * CELL);
+    let (spots, bw, bh) = layout(board);
     // Wide enough for the board and the longest caption (about 7 px a character).
     let caption_w = panels
         .iter()
@@ -318,8 +318,8 @@ pub fn svg(
          <rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
     );
     let centre = |cell: crate::CellId, x0: usize, y0: usize| {
-        let [r, c] = board.coord(cell);
-        (x0 + c * CELL + CELL / 2, y0 + r * CELL + CELL / 2)
+        let (x, y) = spots[cell.0];
+        (x0 + x, y0 + y)
     };
     for (k, (caption, state, mv, marked)) in panels.iter().enumerate() {
         let (x0, y0) = ((k % per_row) * panel_w + 12, (k / per_row) * panel_h + 24);
@@ -328,6 +328,18 @@ pub fn svg(
             y0 - 8,
             escape(caption)
         ));
+        if let crate::board::Lattice::Graph(links) = board.lattice() {
+            for (a, l) in links.iter().enumerate() {
+                for b in l.iter().filter(|b| b.0 > a) {
+                    let (ax, ay) = centre(crate::CellId(a), x0, y0);
+                    let (bx, by) = centre(*b, x0, y0);
+                    out.push_str(&format!(
+                        "<line x1=\"{ax}\" y1=\"{ay}\" x2=\"{bx}\" y2=\"{by}\" \
+                         stroke=\"#b8b2a4\" stroke-width=\"2\"/>\n"
+                    ));
+                }
+            }
+        }
         for cell in (0..board.cells()).map(crate::CellId) {
             let (cx, cy) = centre(cell, x0, y0);
             let on = state.get(cell.0);
@@ -396,6 +408,53 @@ pub fn svg(
     }
     out.push_str("</svg>\n");
     Ok(out)
+}
+
+/// Where each cell's centre is drawn, in pixels from the panel's corner, and
+/// the board's width and height: grid cells in rows, a triangular lattice
+/// with each row shifted half a cell, a graph's nodes around a circle.
+fn layout(board: &crate::Board) -> (Vec<(usize, usize)>, usize, usize) {
+    use crate::board::Lattice;
+    let n = board.cells();
+    let unit = CELL as f64;
+    let points: Vec<(f64, f64)> = match board.lattice() {
+        Lattice::Square => (0..n)
+            .map(|i| {
+                let [r, c] = board.coord(crate::CellId(i));
+                (c as f64, r as f64)
+            })
+            .collect(),
+        Lattice::Triangular => (0..n)
+            .map(|i| {
+                let [r, c] = board.coord(crate::CellId(i));
+                (c as f64 - r as f64 / 2.0, r as f64 * 0.866)
+            })
+            .collect(),
+        Lattice::Graph(_) => {
+            let radius = (n as f64 * 1.3 / std::f64::consts::TAU).max(1.0);
+            (0..n)
+                .map(|i| {
+                    let angle = std::f64::consts::TAU * i as f64 / n as f64
+                        - std::f64::consts::FRAC_PI_2;
+                    (radius * angle.cos(), radius * angle.sin())
+                })
+                .collect()
+        }
+    };
+    let min_x = points.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
+    let min_y = points.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+    let spots: Vec<(usize, usize)> = points
+        .iter()
+        .map(|&(x, y)| {
+            (
+                ((x - min_x) * unit + unit / 2.0).round() as usize,
+                ((y - min_y) * unit + unit / 2.0).round() as usize,
+            )
+        })
+        .collect();
+    let width = spots.iter().map(|s| s.0).max().unwrap_or(0) + CELL / 2;
+    let height = spots.iter().map(|s| s.1).max().unwrap_or(0) + CELL / 2;
+    (spots, width, height)
 }
 
 fn escape(text: &str) -> String {

@@ -3,6 +3,7 @@
 use std::io::Write;
 
 use clap::Parser;
+use pegflip::board::Lattice;
 use pegflip::{Goal, MoveKind};
 
 /// Validate a puzzle file; print its cells, moves, goal and solver.
@@ -39,8 +40,9 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
             "cells": board.cells(),
             "rows": board.rows(),
             "cols": board.cols(),
-            "shaped": !board.is_rectangular(),
+            "shaped": board.has_gaps(),
             "wrap": board.wraps(),
+            "lattice": lattice_name(board),
             "moves": program.moves().len(),
             "toggles": toggles,
             "jumps": jumps,
@@ -54,19 +56,7 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     }
     writeln!(out, "{}: ok", args.puzzle.puzzle)?;
     writeln!(out, "name:   {}", puzzle.name)?;
-    let shape = if board.is_rectangular() {
-        ""
-    } else {
-        ", shaped"
-    };
-    let wrap = if board.wraps() { ", wrapping" } else { "" };
-    writeln!(
-        out,
-        "cells:  {} ({} x {} grid{shape}{wrap})",
-        board.cells(),
-        board.rows(),
-        board.cols()
-    )?;
+    writeln!(out, "cells:  {} ({})", board.cells(), describe_board(board))?;
     writeln!(
         out,
         "moves:  {} ({toggles} toggles, {jumps} jumps)",
@@ -112,4 +102,32 @@ fn solver_summary(program: &pegflip::Program) -> String {
     } else {
         "bfs, one search per board".to_string()
     }
+}
+
+/// `square`, `triangular` or `graph`.
+pub fn lattice_name(board: &pegflip::Board) -> &'static str {
+    match board.lattice() {
+        Lattice::Square => "square",
+        Lattice::Triangular => "triangular",
+        Lattice::Graph(_) => "graph",
+    }
+}
+
+/// The board in words: `4 x 4 grid, wrapping`, `graph, 15 edges`.
+pub fn describe_board(board: &pegflip::Board) -> String {
+    if let Lattice::Graph(links) = board.lattice() {
+        let edges: usize = links.iter().map(Vec::len).sum::<usize>() / 2;
+        return format!("graph, {edges} edges");
+    }
+    let shape = if board.has_gaps() { ", shaped" } else { "" };
+    let wrap = if board.wraps() { ", wrapping" } else { "" };
+    let lattice = match board.lattice() {
+        Lattice::Triangular => "triangular ",
+        _ => "",
+    };
+    format!(
+        "{} x {} {lattice}grid{shape}{wrap}",
+        board.rows(),
+        board.cols()
+    )
 }
