@@ -43,6 +43,7 @@
 
 pub mod bits;
 pub mod board;
+pub mod catalogue;
 pub mod compile;
 pub mod enumerate;
 pub mod error;

@@ -97,6 +97,10 @@ fn solver_summary(program: &pegflip::Program) -> String {
         format!("gf2 ({how}); bfs also works up to {MAX_SEARCH_CELLS} cells")
     } else if cells > MAX_SEARCH_CELLS {
         format!("none: search handles at most {MAX_SEARCH_CELLS} cells")
+    } else if pegflip::solve::dfs::applies(program) {
+        "dfs: every jump removes a piece, so the first solution found is a shortest one; \
+         parity proofs are tried first"
+            .to_string()
     } else if cells <= MAX_TABLE_CELLS {
         format!("bfs; batch answers from a table of 2^{cells} states")
     } else {

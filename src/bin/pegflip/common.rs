@@ -6,7 +6,7 @@ use pegflip::{Override, Puzzle, SolverKind};
 /// The puzzle file and its overrides.
 #[derive(Args)]
 pub struct PuzzleArgs {
-    /// The puzzle file.
+    /// The puzzle file, or the name of a shipped puzzle (`pegflip list`).
     pub puzzle: String,
     /// Override a key of the puzzle file, as in `--set board.rows=7`; repeatable.
     #[arg(long = "set", value_name = "KEY=VALUE")]
@@ -21,7 +21,27 @@ impl PuzzleArgs {
             .iter()
             .map(|arg| Override::parse(arg))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Puzzle::from_file_with(&self.puzzle, &overrides)?)
+        load(&self.puzzle, &overrides)
+    }
+}
+
+/// Reads a puzzle file; a name that is no file but a shipped puzzle's loads
+/// the built-in copy.
+pub fn load(path: &str, overrides: &[Override]) -> anyhow::Result<Puzzle> {
+    if !std::path::Path::new(path).exists()
+        && let Some(entry) = pegflip::catalogue::find(path)
+    {
+        let file = format!("{}.toml (shipped)", entry.name);
+        return Ok(Puzzle::parse_with(entry.text, &file, overrides)?);
+    }
+    match Puzzle::from_file_with(path, overrides) {
+        Err(pegflip::Error::Io { path, source }) if source.kind() == std::io::ErrorKind::NotFound => {
+            anyhow::bail!(
+                "cannot read {path}: no such file, and no shipped puzzle has that name \
+                 (`pegflip list` shows them)"
+            )
+        }
+        other => Ok(other?),
     }
 }
 

@@ -6,6 +6,8 @@ mod check;
 mod common;
 mod completions;
 mod graph;
+mod list;
+mod new;
 mod solve;
 mod states;
 mod verify;
@@ -39,6 +41,9 @@ Examples:
   pegflip solve puzzles/lights-out.toml --json > answer.json
   pegflip verify puzzles/lights-out.toml answer.json
   pegflip states puzzles/flip4x4.toml --histogram
+  pegflip list
+  pegflip solve triangle15
+  pegflip new --like triangle15 my-triangle
 
 Exit status: 0 success, 1 `solve` proved the board impossible (or `verify`
 found the answer does not hold), 2 bad input or usage, 3 internal error,
@@ -58,6 +63,8 @@ enum Command {
     Verify(verify::Args),
     States(states::Args),
     Graph(graph::Args),
+    List(list::Args),
+    New(new::Args),
     Completions(completions::Args),
 }
 
@@ -77,6 +84,8 @@ fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::States(args) => states::run(args),
         Command::Graph(args) => graph::run(args),
+        Command::List(args) => list::run(args),
+        Command::New(args) => new::run(args),
         Command::Completions(args) => completions::run(args),
     };
     match result {
