@@ -161,7 +161,10 @@ impl Board {
     pub fn graph_of(nodes: usize, edges: &[(usize, usize)]) -> Board {
         let mut links = vec![Vec::new(); nodes];
         for &(a, b) in edges {
-            assert!(a < nodes && b < nodes && a != b, "edge ({a}, {b}) is not between two cells");
+            assert!(
+                a < nodes && b < nodes && a != b,
+                "edge ({a}, {b}) is not between two cells"
+            );
             links[a].push(CellId(b));
             links[b].push(CellId(a));
         }

@@ -17,7 +17,10 @@ pub fn compile(puzzle: &Puzzle) -> Program {
         match rule {
             MoveRule::Toggle { offsets, guard } => {
                 for cell in (0..n).map(CellId) {
-                    let flip = offsets.iter().filter_map(|&d| board.offset(cell, d)).collect();
+                    let flip = offsets
+                        .iter()
+                        .filter_map(|&d| board.offset(cell, d))
+                        .collect();
                     moves.push(toggle(cell, flip, *guard));
                 }
             }

@@ -11,7 +11,9 @@ use crate::board::{Board, CellId, Dir, Lattice};
 use crate::error::{Error, Result};
 use crate::io::board::{ReadBoard, read_slashed, read_tokens};
 use crate::overrides::Override;
-use crate::spec::{BoardSpec, GoalSpec, Header, MoveSpec, Names, NodeRef, Nodes, Spec, SymbolsSpec};
+use crate::spec::{
+    BoardSpec, GoalSpec, Header, MoveSpec, Names, NodeRef, Nodes, Spec, SymbolsSpec,
+};
 use crate::symbols::Symbols;
 use toml::Spanned;
 
@@ -286,12 +288,16 @@ impl Puzzle {
             return Err(src.err_at(
                 at,
                 format!(
-                    "cell '{name}': this puzzle names no cells; add `names = \"chess\"` (or                      \"numbers\", or a list) to [board]"
+                    "cell '{name}': this puzzle names no cells; add `names = \"chess\"` (or \
+                     \"numbers\", or a list) to [board]"
                 ),
             ));
         }
         let first = self.board.name(CellId(0)).unwrap_or_default();
-        let last = self.board.name(CellId(self.board.cells() - 1)).unwrap_or_default();
+        let last = self
+            .board
+            .name(CellId(self.board.cells() - 1))
+            .unwrap_or_default();
         Err(src.err_at(
             at,
             format!("no cell is named '{name}': the cells are named {first} ... {last}"),
@@ -401,7 +407,9 @@ impl Puzzle {
                         ),
                     ));
                 }
-                return Ok(GoalRule::Targets((0..n).map(|c| single(CellId(c))).collect()));
+                return Ok(GoalRule::Targets(
+                    (0..n).map(|c| single(CellId(c))).collect(),
+                ));
             }
             let cell = self.cell_named(src, one.get_ref(), one.span().start + 1)?;
             return Ok(GoalRule::Targets(vec![single(cell)]));
@@ -434,7 +442,10 @@ fn build_board(src: &Src, spec: &Spanned<BoardSpec>) -> Result<Board> {
         build_graph(src, b, nodes)?
     } else {
         if let Some(edges) = &b.edges {
-            return Err(src.err(edges.span(), "`edges` needs `nodes`: a graph board lists its nodes"));
+            return Err(src.err(
+                edges.span(),
+                "`edges` needs `nodes`: a graph board lists its nodes",
+            ));
         }
         let lattice = match b.lattice.as_ref().map(|l| (l, l.get_ref().as_str())) {
             None | Some((_, "square")) => Lattice::Square,
@@ -486,13 +497,20 @@ fn build_board(src: &Src, spec: &Spanned<BoardSpec>) -> Result<Board> {
             }
         },
         Names::List(list) => {
-            if b.nodes.as_ref().is_some_and(|n| matches!(n.get_ref(), Nodes::Named(_))) {
+            if b.nodes
+                .as_ref()
+                .is_some_and(|n| matches!(n.get_ref(), Nodes::Named(_)))
+            {
                 return Err(src.err(names.span(), "the `nodes` list already names the cells"));
             }
             if list.len() != board.cells() {
                 return Err(src.err(
                     names.span(),
-                    format!("{} names for {} cells: give one per cell", list.len(), board.cells()),
+                    format!(
+                        "{} names for {} cells: give one per cell",
+                        list.len(),
+                        board.cells()
+                    ),
                 ));
             }
             check_names(src, list)?;
@@ -514,7 +532,10 @@ fn check_names(src: &Src, list: &[Spanned<String>]) -> Result<()> {
             ));
         }
         if name == "anywhere" {
-            return Err(src.err(n.span(), "'anywhere' is a keyword of `one-piece`; choose another name"));
+            return Err(src.err(
+                n.span(),
+                "'anywhere' is a keyword of `one-piece`; choose another name",
+            ));
         }
         if !seen.insert(name.as_str()) {
             return Err(src.err(n.span(), format!("the name '{name}' is given twice")));
@@ -538,7 +559,10 @@ fn build_graph(src: &Src, b: &BoardSpec, nodes: &Spanned<Nodes>) -> Result<Board
         }
     }
     if b.wrap {
-        return Err(src.err(nodes.span(), "a graph board cannot wrap: drop `wrap`, add the edges"));
+        return Err(src.err(
+            nodes.span(),
+            "a graph board cannot wrap: drop `wrap`, add the edges",
+        ));
     }
     let (n, names) = match nodes.get_ref() {
         Nodes::Count(n) => (*n, None),
@@ -561,7 +585,10 @@ fn build_graph(src: &Src, b: &BoardSpec, nodes: &Spanned<Nodes>) -> Result<Board
     let mut seen = std::collections::HashSet::new();
     for edge in b.edges.as_ref().map_or(&[][..], |e| e.get_ref().as_slice()) {
         let [a, z] = edge.get_ref().as_slice() else {
-            return Err(src.err(edge.span(), "an edge is a pair of nodes, as [\"a\", \"b\"] or [0, 1]"));
+            return Err(src.err(
+                edge.span(),
+                "an edge is a pair of nodes, as [\"a\", \"b\"] or [0, 1]",
+            ));
         };
         let node = |r: &Spanned<NodeRef>| -> Result<usize> {
             match (r.get_ref(), names) {
@@ -722,7 +749,10 @@ impl Puzzle {
             ));
         }
         if let (Some(flips), None) = (&m.flips, &m.press) {
-            return Err(src.err(flips.span(), "`flips` goes with `press`: name the pressed cell"));
+            return Err(src.err(
+                flips.span(),
+                "`flips` goes with `press`: name the pressed cell",
+            ));
         }
         let guard = match &m.when {
             None => Guard::Always,
@@ -757,9 +787,16 @@ impl Puzzle {
                 ));
             };
             let cell = self.cell_named(src, cell.get_ref(), cell.span().start + 1)?;
-            let flips: Vec<CellId> = self.read_spanned(src, flips)?.ones_iter().map(CellId).collect();
+            let flips: Vec<CellId> = self
+                .read_spanned(src, flips)?
+                .ones_iter()
+                .map(CellId)
+                .collect();
             if flips.is_empty() {
-                return Err(src.err(m.flips.as_ref().map_or(spec.span(), |f| f.span()), "`flips` toggles no cell: mark at least one"));
+                return Err(src.err(
+                    m.flips.as_ref().map_or(spec.span(), |f| f.span()),
+                    "`flips` toggles no cell: mark at least one",
+                ));
             }
             return Ok(MoveRule::Press { cell, flips, guard });
         }

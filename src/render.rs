@@ -434,8 +434,8 @@ fn layout(board: &crate::Board) -> (Vec<(usize, usize)>, usize, usize) {
             let radius = (n as f64 * 1.3 / std::f64::consts::TAU).max(1.0);
             (0..n)
                 .map(|i| {
-                    let angle = std::f64::consts::TAU * i as f64 / n as f64
-                        - std::f64::consts::FRAC_PI_2;
+                    let angle =
+                        std::f64::consts::TAU * i as f64 / n as f64 - std::f64::consts::FRAC_PI_2;
                     (radius * angle.cos(), radius * angle.sin())
                 })
                 .collect()

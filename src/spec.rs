@@ -5,8 +5,8 @@
 
 use std::fmt;
 
-use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use toml::Spanned;
 
 /// A whole puzzle file.
@@ -53,7 +53,7 @@ pub struct BoardSpec {
     /// A graph board's nodes: a count, or a list of names.
     pub nodes: Option<Spanned<Nodes>>,
     /// A graph board's edges: pairs of node names or 0-based numbers.
-    pub edges: Option<Spanned<Vec<Spanned<Vec<Spanned<NodeRef>>>>>>,
+    pub edges: Option<Spanned<Vec<Edge>>>,
     /// Cell names: `chess` (column letter, row number from the top),
     /// `numbers` (1, 2, ... in cell order) or a list, one per cell.
     pub names: Option<Spanned<Names>>,
@@ -147,6 +147,9 @@ pub enum Header {
     /// A count: the first token says how many boards follow.
     Count,
 }
+
+/// One edge as written: its two ends (checked to be two).
+pub type Edge = Spanned<Vec<Spanned<NodeRef>>>;
 
 /// `nodes`: how many, or their names.
 #[derive(Debug)]

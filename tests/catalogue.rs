@@ -23,7 +23,10 @@ fn solved(name: &str, board: &str) -> (pegflip::Program, Bits, pegflip::Solution
 /// Kattis pebblesolitaire2's sample: 2 4 6 23 4.
 #[test]
 fn pebble23_kattis_sample() {
-    let out = pegflip(&["batch", "puzzles/pebble23.toml"], &data("pebble23-kattis.in"));
+    let out = pegflip(
+        &["batch", "puzzles/pebble23.toml"],
+        &data("pebble23-kattis.in"),
+    );
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(out.stdout, data("pebble23-kattis.out"));
     assert_eq!(String::from_utf8(out.stdout).unwrap(), "2\n4\n6\n23\n4\n");
@@ -89,7 +92,11 @@ fn triangle15_reachable_counts_and_hole_5() {
     let p = puzzle("triangle15");
     let ends: Vec<&str> = singles
         .iter()
-        .map(|&s| p.board.name(pegflip::CellId(s.trailing_zeros() as usize)).unwrap())
+        .map(|&s| {
+            p.board
+                .name(pegflip::CellId(s.trailing_zeros() as usize))
+                .unwrap()
+        })
         .collect();
     assert_eq!(ends, ["13"]);
 }
@@ -123,8 +130,16 @@ fn french37_central_game_is_impossible_by_parity() {
     std::fs::create_dir_all(&dir).unwrap();
     let answer = dir.join("answer.json");
     std::fs::write(&answer, &out.stdout).unwrap();
-    let out = pegflip(&["verify", "puzzles/french37.toml", answer.to_str().unwrap()], b"");
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = pegflip(
+        &["verify", "puzzles/french37.toml", answer.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -143,10 +158,18 @@ fn french37_from_c1_finishes_with_one_peg() {
         b"",
     );
     let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(text.lines().next(), Some("35"));
     // Jumps are written in hole notation, from-to.
-    assert!(text.lines().any(|l| l.starts_with("1. ") && l.len() == 8 && l.contains('-')));
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("1. ") && l.len() == 8 && l.contains('-'))
+    );
     let last_board: Vec<&str> = text.lines().rev().take(7).collect();
     assert_eq!(last_board.concat().matches('o').count(), 1);
 }
@@ -156,7 +179,10 @@ fn english33_prints_jumps_in_hole_notation() {
     let (program, _, s) = solved("english33", "full but d4");
     assert_eq!(s.moves.len(), 31);
     let p = puzzle("english33");
-    assert_eq!(p.board_text(&s.end), "..---../..---../-------/---o---/-------/..---../..---..");
+    assert_eq!(
+        p.board_text(&s.end),
+        "..---../..---../-------/---o---/-------/..---../..---.."
+    );
     let first = pegflip::render::describe_move(&p, &program, s.moves[0]);
     assert!(
         ["b4-d4", "f4-d4", "d2-d4", "d6-d4"].contains(&first.as_str()),
@@ -180,8 +206,14 @@ fn list_names_every_shipped_puzzle() {
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text.lines().count(), pegflip::catalogue::PUZZLES.len() + 1);
-    assert!(text.contains("merlin                9      9  gf2 dense"), "{text}");
-    assert!(text.contains("french37             37     92  dfs"), "{text}");
+    assert!(
+        text.contains("merlin                9      9  gf2 dense"),
+        "{text}"
+    );
+    assert!(
+        text.contains("french37             37     92  dfs"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -191,7 +223,12 @@ fn new_writes_a_commented_copy_that_checks() {
     let path = dir.join("my-triangle.toml");
     let path = path.to_str().unwrap();
     let out = pegflip(&["new", "--like", "triangle15", path], b"");
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = std::fs::read_to_string(path).unwrap();
     assert!(text.starts_with("# my-triangle: a new pegflip puzzle"));
     assert!(text.contains("name = \"my-triangle\""));
@@ -222,6 +259,11 @@ fn lit_only_toggles_refuse_gf2() {
     let out = pegflip(&["solve", path, "ooo/ooo/ooo", "--solver", "gf2"], b"");
     assert_eq!(out.status.code(), Some(2));
     let out = pegflip(&["solve", path, "ooo/ooo/ooo"], b"");
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

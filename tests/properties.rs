@@ -154,25 +154,38 @@ proptest! {
 }
 
 fn agrees_with_the_table(text: &str, seed: u64) -> Result<(), TestCaseError> {
-    {
-        let puzzle = Puzzle::parse(&text, "<random>").unwrap();
-        let program = puzzle.compile().unwrap();
-        let n = program.cells();
-        let table = AnswerTable::build(&program).unwrap();
-        let board = seed & ((1u64 << n) - 1);
-        let start = Bits::from_u64(n, board);
-        let limits = Limits::default();
-        let bfs = solve_with(&program, &start, &limits, SolverKind::Bfs).unwrap();
-        prop_assert_eq!(answer(&program, &start, &bfs), table.answer(board), "bfs\n{}", text);
-        if program.is_linear() && matches!(program.goal(), Goal::Targets(_)) {
-            let dense = Linear::dense(&program, &limits).unwrap();
-            let outcome = solve_linear(&program, &dense, &start, &limits).unwrap();
-            prop_assert_eq!(answer(&program, &start, &outcome), table.answer(board), "dense\n{}", text);
-            if let Some(chase) = Linear::chase(&program) {
-                prop_assert_eq!(chase.nullity(), dense.nullity());
-                let outcome = solve_linear(&program, &chase, &start, &limits).unwrap();
-                prop_assert_eq!(answer(&program, &start, &outcome), table.answer(board), "chase\n{}", text);
-            }
+    let puzzle = Puzzle::parse(text, "<random>").unwrap();
+    let program = puzzle.compile().unwrap();
+    let n = program.cells();
+    let table = AnswerTable::build(&program).unwrap();
+    let board = seed & ((1u64 << n) - 1);
+    let start = Bits::from_u64(n, board);
+    let limits = Limits::default();
+    let bfs = solve_with(&program, &start, &limits, SolverKind::Bfs).unwrap();
+    prop_assert_eq!(
+        answer(&program, &start, &bfs),
+        table.answer(board),
+        "bfs\n{}",
+        text
+    );
+    if program.is_linear() && matches!(program.goal(), Goal::Targets(_)) {
+        let dense = Linear::dense(&program, &limits).unwrap();
+        let outcome = solve_linear(&program, &dense, &start, &limits).unwrap();
+        prop_assert_eq!(
+            answer(&program, &start, &outcome),
+            table.answer(board),
+            "dense\n{}",
+            text
+        );
+        if let Some(chase) = Linear::chase(&program) {
+            prop_assert_eq!(chase.nullity(), dense.nullity());
+            let outcome = solve_linear(&program, &chase, &start, &limits).unwrap();
+            prop_assert_eq!(
+                answer(&program, &start, &outcome),
+                table.answer(board),
+                "chase\n{}",
+                text
+            );
         }
     }
     Ok(())

@@ -35,7 +35,9 @@ pub fn load(path: &str, overrides: &[Override]) -> anyhow::Result<Puzzle> {
         return Ok(Puzzle::parse_with(entry.text, &file, overrides)?);
     }
     match Puzzle::from_file_with(path, overrides) {
-        Err(pegflip::Error::Io { path, source }) if source.kind() == std::io::ErrorKind::NotFound => {
+        Err(pegflip::Error::Io { path, source })
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
             anyhow::bail!(
                 "cannot read {path}: no such file, and no shipped puzzle has that name \
                  (`pegflip list` shows them)"

@@ -45,7 +45,9 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     // The copy must itself be a valid puzzle.
     pegflip::Puzzle::parse(&text, &path)?;
     if !args.force && std::path::Path::new(&path).exists() {
-        anyhow::bail!("{path} already exists: choose another name, or pass --force to overwrite it");
+        anyhow::bail!(
+            "{path} already exists: choose another name, or pass --force to overwrite it"
+        );
     }
     std::fs::write(&path, &text).with_context(|| format!("cannot write {path}"))?;
     writeln!(
