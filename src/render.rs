@@ -193,7 +193,8 @@ pub fn json(puzzle: &Puzzle, program: &Program, start: &Bits, outcome: &Outcome)
                         MoveKind::Jump => "jump",
                     };
                     let cells = coords(&mut mv.cells.iter().map(|c| c.0));
-                    let mut step = json!({ "kind": kind, "cells": cells });
+                    let text = describe_move(puzzle, program, m);
+                    let mut step = json!({ "kind": kind, "cells": cells, "text": text });
                     if let Some(state) = states.get(i + 1) {
                         step["board"] = json!(puzzle.board_text(state));
                     }
