@@ -28,17 +28,36 @@ impl Rng {
 }
 
 /// Seed puzzle texts: the shipped puzzles and a few variants.
-pub const PUZZLES: [&str; 5] = [
+pub const PUZZLES: [&str; 10] = [
     include_str!("../../puzzles/flip4x4.toml"),
     include_str!("../../puzzles/pebble12.toml"),
     include_str!("../../puzzles/lights-out.toml"),
     include_str!("../../puzzles/lights-out-torus.toml"),
+    include_str!("../../puzzles/merlin.toml"),
+    include_str!("../../puzzles/petersen.toml"),
+    include_str!("../../puzzles/triangle15.toml"),
+    include_str!("../../puzzles/english33.toml"),
+    "name = \"c\"\nstart = \"empty but t\"\n[board]\nnodes = [\"t\", \"n\", \"s\"]\n\
+     edges = [[\"t\", \"n\"], [1, 2]]\n[[moves]]\ntoggle = \"open\"\nwhen = \"on\"\n\
+     [[moves]]\npress = \"s\"\nflips = \"oo-\"\n[goal]\none-piece = \"anywhere\"\n",
     "name = \"s\"\nstart = \"..o../.ooo./ooooo\"\n[board]\nshape = [\"..o..\", \".ooo.\", \"ooooo\"]\n\
      [[moves]]\njump = \"all\"\n[[moves]]\noffsets = [[0, 0], [0, 2]]\n[goal]\ntarget = \"all-off\"\n",
 ];
 
 /// Fragments that make mutations interesting to a TOML parser and to validation.
-const FRAGMENTS: [&str; 32] = [
+const FRAGMENTS: [&str; 44] = [
+    "lattice = \"triangular\"\n",
+    "nodes = ",
+    "edges = [[",
+    "names = \"chess\"\n",
+    "names = [\"",
+    "press = \"",
+    "flips = \"",
+    "when = \"on\"\n",
+    "one-piece = \"",
+    "full but ",
+    "target = \"all-same\"\n",
+    "toggle = \"row-and-column\"\n",
     "[",
     "]",
     "[[",
