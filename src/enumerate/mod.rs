@@ -80,7 +80,7 @@ pub fn enumerate(
     let fixed: Vec<u64> = request.from.iter().filter_map(Bits::to_u64).collect();
     let symmetries = if request.symmetry {
         require_small(program)?;
-        Some(Symmetries::of(puzzle, program, &fixed))
+        Some(Symmetries::of(puzzle, program, &fixed)?)
     } else {
         None
     };

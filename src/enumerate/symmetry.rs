@@ -3,12 +3,15 @@
 use rustc_hash::FxHashSet;
 
 use crate::board::CellId;
+use crate::error::{Error, Result};
 use crate::enumerate::layers::Canon;
 use crate::program::{Goal, Program};
 use crate::puzzle::Puzzle;
 
-/// The most automorphisms examined: enough for any board's square symmetries.
-const MAX_AUTOMORPHISMS: usize = 4096;
+/// The most automorphisms a board may have for `--symmetry` (`symmetries`):
+/// a grid has at most 8, but a graph board can have far more (n! for a
+/// complete graph), and the full group is needed to count orbits.
+pub const MAX_AUTOMORPHISMS: usize = 4096;
 
 /// A group of cell permutations, with byte tables to apply them to a
 /// one-word state quickly.
@@ -24,8 +27,21 @@ pub struct Symmetries {
 impl Symmetries {
     /// The puzzle's symmetries: automorphisms of its board graph (found from
     /// the graph, not assumed) that map every move to a move and the goal's
-    /// targets onto themselves, and fix every state of `fixed`.
-    pub fn of(puzzle: &Puzzle, program: &Program, fixed: &[u64]) -> Symmetries {
+    /// targets onto themselves, and fix every state of `fixed`. Refused when
+    /// the board has more than [`MAX_AUTOMORPHISMS`].
+    pub fn of(puzzle: &Puzzle, program: &Program, fixed: &[u64]) -> Result<Symmetries> {
+        let all = puzzle.board.automorphisms(MAX_AUTOMORPHISMS + 1);
+        if all.len() > MAX_AUTOMORPHISMS {
+            return Err(Error::Limit {
+                what: "the number of board automorphisms found before stopping".into(),
+                name: "symmetries",
+                value: all.len() as u128,
+                limit: MAX_AUTOMORPHISMS as u128,
+                hint: "orbits are counted with the whole group, applied to every state; \
+                       drop --symmetry"
+                    .into(),
+            });
+        }
         let moves: FxHashSet<(Vec<CellId>, Vec<CellId>, Vec<CellId>)> = program
             .moves()
             .iter()
@@ -40,9 +56,7 @@ impl Symmetries {
             Goal::Targets(t) => Some(t.iter().filter_map(|b| b.to_u64()).collect()),
             Goal::FewestPieces => None,
         };
-        let perms: Vec<Vec<usize>> = puzzle
-            .board
-            .automorphisms(MAX_AUTOMORPHISMS)
+        let perms: Vec<Vec<usize>> = all
             .into_iter()
             .filter(|p| {
                 program.moves().iter().all(|m| {
@@ -89,11 +103,11 @@ impl Symmetries {
                     .collect()
             })
             .collect();
-        Symmetries {
+        Ok(Symmetries {
             perms,
             tables,
             packed,
-        }
+        })
     }
 
     /// The number of symmetries, the identity included.
