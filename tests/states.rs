@@ -73,7 +73,11 @@ fn symmetry_counts_orbits_found_from_the_board_graph() {
     ] {
         let p = puzzle(name);
         let program = p.compile().unwrap();
-        assert_eq!(Symmetries::of(&p, &program, &[]).unwrap().len(), group, "{name}");
+        assert_eq!(
+            Symmetries::of(&p, &program, &[]).unwrap().len(),
+            group,
+            "{name}"
+        );
     }
     // Flip Game up to symmetry, against orbits counted here by rotating and reflecting.
     let rotate = |s: u32| {

@@ -3,8 +3,8 @@
 use rustc_hash::FxHashSet;
 
 use crate::board::CellId;
-use crate::error::{Error, Result};
 use crate::enumerate::layers::Canon;
+use crate::error::{Error, Result};
 use crate::program::{Goal, Program};
 use crate::puzzle::Puzzle;
 
