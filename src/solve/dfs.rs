@@ -37,7 +37,7 @@ pub fn applies(program: &Program) -> bool {
 }
 
 /// The most states the backward layers around the targets may hold.
-const MAX_NEAR_STATES: usize = 1 << 18;
+const MAX_NEAR_STATES: usize = 1 << 16;
 
 /// Layer `i` holds the states from which `i` moves reach one of `targets`
 /// (each with the targets' piece count plus `i`). Grows layers while they
