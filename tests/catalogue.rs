@@ -1,7 +1,7 @@
 //! Every shipped puzzle pinned to its published fact, and the catalogue commands.
 
 mod common;
-use common::{data, pegflip, puzzle};
+use common::{assert_exit, data, pegflip, puzzle, scratch};
 
 use pegflip::enumerate::{Request, enumerate};
 use pegflip::solve::Proof;
@@ -126,20 +126,14 @@ fn french37_central_game_is_impossible_by_parity() {
     }
     let out = pegflip(&["solve", "french37", "--json"], b"");
     assert_eq!(out.status.code(), Some(1));
-    let dir = std::env::temp_dir().join(format!("pegflip-french-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("french");
     let answer = dir.join("answer.json");
     std::fs::write(&answer, &out.stdout).unwrap();
     let out = pegflip(
         &["verify", "puzzles/french37.toml", answer.to_str().unwrap()],
         b"",
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -157,13 +151,8 @@ fn french37_from_c1_finishes_with_one_peg() {
         ],
         b"",
     );
+    assert_exit(&out, 0);
     let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert_eq!(text.lines().next(), Some("35"));
     // Jumps are written in hole notation, from-to.
     assert!(
@@ -218,17 +207,11 @@ fn list_names_every_shipped_puzzle() {
 
 #[test]
 fn new_writes_a_commented_copy_that_checks() {
-    let dir = std::env::temp_dir().join(format!("pegflip-new-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("new");
     let path = dir.join("my-triangle.toml");
     let path = path.to_str().unwrap();
     let out = pegflip(&["new", "--like", "triangle15", path], b"");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     let text = std::fs::read_to_string(path).unwrap();
     assert!(text.starts_with("# my-triangle: a new pegflip puzzle"));
     assert!(text.contains("name = \"my-triangle\""));
@@ -246,8 +229,7 @@ fn new_writes_a_commented_copy_that_checks() {
 /// Lit-only toggles are guarded, so gf2 refuses them and search solves them.
 #[test]
 fn lit_only_toggles_refuse_gf2() {
-    let dir = std::env::temp_dir().join(format!("pegflip-lit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("lit");
     let path = dir.join("lit.toml");
     std::fs::write(
         &path,
@@ -259,11 +241,6 @@ fn lit_only_toggles_refuse_gf2() {
     let out = pegflip(&["solve", path, "ooo/ooo/ooo", "--solver", "gf2"], b"");
     assert_eq!(out.status.code(), Some(2));
     let out = pegflip(&["solve", path, "ooo/ooo/ooo"], b"");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -39,3 +39,20 @@ pub fn puzzle(name: &str) -> pegflip::Puzzle {
     let path = format!("{}/puzzles/{name}.toml", env!("CARGO_MANIFEST_DIR"));
     pegflip::Puzzle::from_file(&path).expect("shipped puzzles are valid")
 }
+
+/// A fresh scratch directory under the system's temp dir, unique to this process.
+pub fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pegflip-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Asserts that a run exited with `code`, showing its stderr when it did not.
+pub fn assert_exit(out: &Output, code: i32) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
