@@ -251,20 +251,20 @@ impl Puzzle {
     /// CELLS`; `at` is the offset of `text` in `src`.
     fn keyword(&self, src: &Src, text: &str, at: usize) -> Option<Result<Bits>> {
         let n = self.board.cells();
-        let (base, rest, word_len) = match text {
+        let (full, rest, word_len) = match text {
             "all-on" => return Some(Ok(Bits::ones(n))),
             "all-off" => return Some(Ok(Bits::zeros(n))),
             _ => {
                 if let Some(rest) = text.strip_prefix("full but ") {
-                    (Bits::ones(n), rest, "full but ".len())
+                    (true, rest, "full but ".len())
                 } else if let Some(rest) = text.strip_prefix("empty but ") {
-                    (Bits::zeros(n), rest, "empty but ".len())
+                    (false, rest, "empty but ".len())
                 } else {
                     return None;
                 }
             }
         };
-        let mut state = base;
+        let mut state = if full { Bits::ones(n) } else { Bits::zeros(n) };
         let mut offset = at + word_len;
         for part in rest.split(',') {
             let lead = part.len() - part.trim_start().len();
@@ -273,7 +273,7 @@ impl Puzzle {
                 Ok(cell) => cell,
                 Err(e) => return Some(Err(e)),
             };
-            state.toggle(cell.0);
+            state.set(cell.0, !full);
             offset += part.len() + 1;
         }
         Some(Ok(state))

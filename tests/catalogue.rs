@@ -244,3 +244,26 @@ fn lit_only_toggles_refuse_gf2() {
     assert_exit(&out, 0);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Boards in words: `full but` and `empty but` name cells; naming one twice changes nothing.
+#[test]
+fn boards_in_words() {
+    let p = puzzle("french37");
+    let read = |text: &str| p.read_board(text, "<test>").unwrap().state;
+    assert_eq!(read("full but d4"), p.start.clone().unwrap());
+    assert_eq!(read("full but d4, d4"), read("full but d4"));
+    assert_eq!(read("full but c1,e7").count_ones(), 35);
+    let two = read("empty but c1, e7");
+    assert_eq!(
+        p.board_text(&two),
+        "..o--../.-----./-------/-------/-------/.-----./..--o.."
+    );
+    let err = p
+        .read_board("full but d4, z9", "<arg>")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("<arg>:1:14: error: no cell is named 'z9'"),
+        "{err}"
+    );
+}
