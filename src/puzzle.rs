@@ -319,16 +319,6 @@ impl Puzzle {
     /// ([`crate::solve::solve_grid`]), which needs no move lists.
     pub fn compile(&self) -> Result<crate::Program> {
         let cells = self.board.cells();
-        let entries: u128 = self.rules.iter().map(|r| r.entries(&self.board)).sum();
-        if entries > MAX_MOVE_ENTRIES {
-            return Err(Error::Limit {
-                what: "the size of the compiled moves (cells each move flips, summed)".into(),
-                name: "move-entries",
-                value: entries,
-                limit: MAX_MOVE_ENTRIES,
-                hint: "use a smaller board, or toggles that flip fewer cells".into(),
-            });
-        }
         if cells > MAX_LISTED {
             return Err(Error::Limit {
                 what: "the number of cells".into(),
@@ -338,6 +328,18 @@ impl Puzzle {
                 hint: "past it pegflip lists no moves: only `solve` and `analyze` work, on \
                        rectangles with one toggle stencil that light chasing applies to"
                     .into(),
+            });
+        }
+        let entries: u128 = self.rules.iter().map(|r| r.entries(&self.board)).sum();
+        if entries > MAX_MOVE_ENTRIES {
+            return Err(Error::Limit {
+                what:
+                    "an upper bound on the compiled moves' size (the cells each move flips, summed)"
+                        .into(),
+                name: "move-entries",
+                value: entries,
+                limit: MAX_MOVE_ENTRIES,
+                hint: "use a smaller board, or toggles that flip fewer cells".into(),
             });
         }
         Ok(crate::compile::compile(self))
