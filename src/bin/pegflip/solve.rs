@@ -19,8 +19,9 @@ The first line is what `batch` would print for the board. Coordinates are
 pub struct Args {
     #[command(flatten)]
     puzzle: crate::common::PuzzleArgs,
-    /// The board: rows joined by `/`, or `-` to read one row per line from
-    /// stdin. Absent: the puzzle's declared start.
+    /// The board: rows joined by `/`; `all-on`, `all-off`, `full but CELL, ...`
+    /// or `empty but CELL, ...` (named cells); or `-` to read one row per line
+    /// from stdin. Absent: the puzzle's declared start.
     board: Option<String>,
     /// Print one JSON object instead of text.
     #[arg(long)]
