@@ -1,6 +1,9 @@
 //! Arguments every command shares: the puzzle file, `--set` overrides, and the solver choice.
 
+use std::time::Duration;
+
 use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pegflip::{Override, Puzzle, SolverKind};
 
 /// The puzzle file and its overrides.
@@ -67,4 +70,22 @@ impl From<SolverArg> for SolverKind {
             SolverArg::Gf2 => SolverKind::Gf2,
         }
     }
+}
+
+/// Turns `bar` into a spinner saying `what` with the elapsed time, drawn on
+/// stderr once the work has lasted a second (never when stderr is not a
+/// terminal). Finish the bar to remove it.
+pub fn spin_after_a_second(bar: &ProgressBar, what: &str) {
+    let bar = bar.clone();
+    bar.set_style(
+        ProgressStyle::with_template(&format!("{{spinner}} {what}, {{elapsed}}"))
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs(1));
+        if !bar.is_finished() {
+            bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+    });
 }

@@ -68,7 +68,11 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         return solve_huge(args, &puzzle, &start, &limits);
     }
     let program = puzzle.compile()?;
-    let outcome = pegflip::solve_with(&program, &start, &limits, args.solver.into())?;
+    let spinner = indicatif::ProgressBar::hidden();
+    crate::common::spin_after_a_second(&spinner, "solving");
+    let outcome = pegflip::solve_with(&program, &start, &limits, args.solver.into());
+    spinner.finish_and_clear();
+    let outcome = outcome?;
     // The answer passes the same independent check as `pegflip verify` before it is printed.
     let value = render::json(&puzzle, &program, &start, &outcome);
     // An impossibility shown by exhaustive search (or by rank alone) carries no

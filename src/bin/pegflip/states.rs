@@ -200,18 +200,7 @@ impl Progress {
 
     /// A spinner with the elapsed time, for runs that list nothing, shown after a second.
     fn spin(&self) {
-        let bar = self.bar.clone();
-        bar.set_style(
-            ProgressStyle::with_template("{spinner} enumerating, {elapsed}")
-                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-        );
-        bar.enable_steady_tick(Duration::from_millis(200));
-        std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_secs(1));
-            if !bar.is_finished() {
-                bar.set_draw_target(ProgressDrawTarget::stderr());
-            }
-        });
+        crate::common::spin_after_a_second(&self.bar, "enumerating");
     }
 
     fn finish(&self) {
