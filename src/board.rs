@@ -1,4 +1,4 @@
-//! The board as a graph: one node per cell, edges labelled by grid direction.
+//! The board as a graph (petgraph): a square or triangular grid, or any graph, with optional cell names.
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
