@@ -25,6 +25,7 @@
 //!   applies and dense elimination otherwise.
 //! - [`enumerate`] lists and counts solvable or reachable states, up to
 //!   symmetry; [`verify`] checks a written answer without any solver.
+//! - [`catalogue`] holds the shipped puzzles, built in.
 //!
 //! # Example
 //!
