@@ -16,12 +16,11 @@ fn batch_million(c: &mut Criterion) {
         group.bench_function(format!("{name}_1m"), |b| {
             b.iter(|| {
                 let out = pegflip::batch(
-                    &puzzle,
                     &program,
                     black_box(&input),
                     "bench",
                     &Default::default(),
-                    pegflip::SolverKind::Auto,
+                    pegflip::Preference::Auto,
                 )
                 .unwrap();
                 black_box(out.text.len())

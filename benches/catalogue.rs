@@ -37,10 +37,10 @@ fn catalogue(c: &mut Criterion) {
         from: Some(from),
         reachable: true,
         symmetry: false,
-        max_memory: 1 << 30,
+        output: Default::default(),
     };
     c.bench_function("triangle15: reachable from hole 1", |b| {
-        b.iter(|| enumerate(&triangle, &program, &request, false, None).unwrap())
+        b.iter(|| enumerate(&program, &request, &Default::default(), None).unwrap())
     });
 }
 

@@ -326,13 +326,17 @@ impl Board {
 
     /// The cell reached from `cell` by the offset `dir`, by coordinates
     /// (wrapping on a torus). `None` when it falls off the board or on a gap,
-    /// and on graph boards, which have no coordinates to step along.
+    /// and on graph boards for any offset but `[0, 0]` (the cell itself):
+    /// a graph has no coordinates to step along.
     pub fn offset(&self, cell: CellId, dir: Dir) -> Option<CellId> {
         if self.is_graph() {
-            return None;
+            return (dir == Dir { dr: 0, dc: 0 }).then_some(cell);
         }
         let [r, c] = self.coord(cell);
-        let (r, c) = (r as i64 + dir.dr, c as i64 + dir.dc);
+        let (r, c) = (
+            (r as i64).checked_add(dir.dr)?,
+            (c as i64).checked_add(dir.dc)?,
+        );
         let (rows, cols) = (self.rows as i64, self.cols as i64);
         let (r, c) = if self.wrap {
             (r.rem_euclid(rows), c.rem_euclid(cols))

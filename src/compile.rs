@@ -1,15 +1,48 @@
-//! Compiles a validated puzzle into a [`Program`]: move rules read off the board graph as masks.
+//! Lowers a validated puzzle's move rules to guarded XOR moves, read off the board graph.
 
-use crate::board::{Board, CellId, Dir};
-use crate::program::{Goal, Move, MoveKind, Program};
-use crate::puzzle::{GoalRule, Guard, MoveRule, Puzzle};
+use crate::board::{Board, CellId, Dir, Lattice};
+use crate::error::Result;
+use crate::program::{Move, MoveKind, Program};
+use crate::puzzle::{Guard, MoveRule, Puzzle};
 
-/// Compiles `puzzle`. Toggles become masks, unguarded unless declared with
-/// `when` (on a small torus, an offset that lands on a cell already in the
-/// neighbourhood adds nothing: a neighbourhood is a set). Jumps follow two
-/// graph edges with the same direction label, from A over B into C, and need
-/// three distinct cells.
-pub fn compile(puzzle: &Puzzle) -> Program {
+impl Puzzle {
+    /// Compiles the puzzle under its own limits (its `[limits]` table and
+    /// `--set` overrides): see [`Program::compile`].
+    pub fn compile(&self) -> Result<Program> {
+        Program::compile(self, &self.limits)
+    }
+}
+
+/// Whether every rule is an unconditional toggle (the puzzle is linear over GF(2)).
+pub fn is_linear(rules: &[MoveRule]) -> bool {
+    rules.iter().all(|r| match r {
+        MoveRule::Toggle { guard, .. }
+        | MoveRule::Adjacent { guard, .. }
+        | MoveRule::Press { guard, .. } => *guard == Guard::Always,
+        MoveRule::Jump(_) => false,
+    })
+}
+
+/// An upper bound on the cell entries a rule's listed moves hold.
+pub fn entries(rule: &MoveRule, board: &Board) -> u128 {
+    let cells = board.cells() as u128;
+    match rule {
+        MoveRule::Toggle { offsets, .. } => cells * offsets.len() as u128,
+        MoveRule::Adjacent { .. } => match board.lattice() {
+            Lattice::Graph(links) => links.iter().map(|l| l.len() as u128 + 1).sum(),
+            _ => cells * 7,
+        },
+        MoveRule::Press { flips, .. } => flips.len() as u128,
+        MoveRule::Jump(dirs) => cells * dirs.len() as u128 * 3,
+    }
+}
+
+/// Lists every move of `puzzle`, in rule order. Toggles become masks,
+/// unguarded unless declared with `when` (on a small torus, an offset that
+/// lands on a cell already in the neighbourhood adds nothing: a neighbourhood
+/// is a set). Jumps follow two graph edges with the same direction label,
+/// from A over B into C, and need three distinct cells.
+pub fn list_moves(puzzle: &Puzzle) -> Vec<Move> {
     let board = &puzzle.board;
     let n = board.cells();
     let mut moves = Vec::new();
@@ -43,13 +76,7 @@ pub fn compile(puzzle: &Puzzle) -> Program {
             }
         }
     }
-    let goal = match &puzzle.goal {
-        GoalRule::Targets(targets) => Goal::Targets(targets.iter().map(|t| t.1.clone()).collect()),
-        GoalRule::FewestPieces => Goal::FewestPieces,
-    };
-    let grid = (board.is_rectangular() && *board.lattice() == crate::board::Lattice::Square)
-        .then(|| [board.rows(), board.cols()]);
-    Program::new(n, moves, goal, grid)
+    moves
 }
 
 fn toggle(cell: CellId, mut flip: Vec<CellId>, guard: Guard) -> Move {

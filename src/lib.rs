@@ -4,8 +4,13 @@
 //! # The pipeline
 //!
 //! ```text
-//! puzzle.toml --parse--> Spec --validate--> Puzzle --compile--> Program --> solvers --> Outcome
+//! puzzle.toml --parse--> Spec --validate--> Puzzle --compile--> Program --plan--> Plan --run--> Outcome
 //! ```
+//!
+//! - [`plan`]: the one place that decides how a query is answered. It picks
+//!   the engine (light chasing, dense GF(2), answer table, peg DFS, BFS,
+//!   linear span, layered enumeration), estimates its memory and work, and
+//!   refuses up front what cannot fit the [`Limits`].
 //!
 //! - [`spec`]: the TOML as written, with spans for error messages.
 //! - [`Puzzle`]: the validated model: a [`Board`] graph (petgraph), symbols,
@@ -14,11 +19,12 @@
 //! - [`Program`]: every move compiled to a *guarded XOR*
 //!   `{need_on, need_off, flip}` over a bitset state. A toggle has no guard;
 //!   a jump from A over B into C needs A and B set and C clear, and flips all three.
-//! - Solvers: [`solve()`] answers one board by breadth-first search (fewest
+//! - Solvers: [`solve()`] answers one board with the planned engine (fewest
 //!   moves, or for the fewest-pieces objective the best end in the fewest
 //!   moves); [`AnswerTable`] answers every state of a puzzle of at most 26
-//!   cells from one backward search, and [`batch`] uses it for judge input.
-//!   Every solution is replayed on the [`Program`] before it is returned.
+//!   cells from one backward search, and [`batch`] uses it for judge input
+//!   when the planner finds it pays. Every solution is replayed on the
+//!   [`Program`] before it is returned.
 //! - Linear puzzles (toggles only): [`gf2`] holds packed GF(2) matrices and
 //!   Four Russians elimination; [`solve::linear`] gives the fewest presses or
 //!   a parity certificate, by light chasing ([`solve::grid`]) where it
@@ -50,7 +56,9 @@ pub mod enumerate;
 pub mod error;
 pub mod gf2;
 pub mod io;
+pub mod limits;
 pub mod overrides;
+pub mod plan;
 pub mod program;
 pub mod puzzle;
 pub mod render;
@@ -63,10 +71,9 @@ pub use bits::Bits;
 pub use board::{Board, CellId};
 pub use error::{Diagnostic, Error, Result};
 pub use io::batch::{BatchOutput, batch};
+pub use limits::Limits;
 pub use overrides::Override;
+pub use plan::{Engine, Plan, Preference, Query, plan};
 pub use program::{Goal, Move, MoveKind, Program};
 pub use puzzle::Puzzle;
-pub use solve::{
-    AnswerTable, Certificate, Limits, Linear, Outcome, Proof, Solution, SolverKind, solve,
-    solve_with,
-};
+pub use solve::{AnswerTable, Certificate, Linear, Outcome, Proof, Solution, solve, solve_with};

@@ -3,13 +3,18 @@
 //! A move is legal in state `s` when every cell of `need_on` is set and every
 //! cell of `need_off` is clear; applying it toggles the cells of `flip`. Moves
 //! are kept as short cell lists, so a program's size grows with its number of
-//! moves, not with the square of its cells. This is the one code path that applies moves:
-//! solvers, replay checks and the CLI all go through [`Program::apply`].
+//! moves, not with the square of its cells. Replay checks and the CLI apply
+//! moves through [`Program::apply`]; the search engines apply the same masks
+//! in their own word-wide form (one 64-bit word per state).
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::bits::Bits;
-use crate::board::CellId;
+use crate::board::{Board, CellId};
+use crate::error::{Error, Result};
+use crate::limits::Limits;
+use crate::puzzle::{GoalRule, Puzzle};
+use crate::solve::grid::GridStencil;
 
 /// What kind of rule a move came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,46 +84,130 @@ pub enum ReplayError {
 
 #[derive(Debug)]
 struct Inner {
+    puzzle: Puzzle,
     cells: usize,
-    grid: Option<[usize; 2]>,
-    moves: Vec<Move>,
+    linear: bool,
+    stencil: Option<GridStencil>,
+    /// `Err` when the moves are too many to list (the limit error to report).
+    listable: std::result::Result<(), String>,
+    moves: OnceLock<Vec<Move>>,
     goal: Goal,
 }
 
-/// A compiled puzzle: immutable and cheap to clone.
+/// A compiled puzzle: the puzzle it came from (board, symbols, rules) and
+/// its moves as guarded XORs. Immutable and cheap to clone.
+///
+/// Moves are listed the first time they are asked for, so that an engine
+/// that needs no move lists (light chasing reads the stencil) never pays for
+/// them. A puzzle whose move lists would pass the `move-entries` limit still
+/// compiles when it has a stencil; [`Program::moves`] is then empty and
+/// [`Program::is_listed`] false, and the planner only picks engines that
+/// need no lists.
 #[derive(Clone, Debug)]
 pub struct Program {
     inner: Arc<Inner>,
 }
 
 impl Program {
-    /// A program over `cells` cells. Moves with an empty flip are dropped, and
-    /// so are exact repeats of an earlier move. `grid` is `[rows, cols]` when
-    /// the cells are a full rectangle numbered `row * cols + col`.
-    pub fn new(cells: usize, moves: Vec<Move>, goal: Goal, grid: Option<[usize; 2]>) -> Program {
-        let keep: Vec<bool> = {
-            let mut seen = rustc_hash::FxHashSet::default();
-            seen.reserve(moves.len());
-            moves
-                .iter()
-                .map(|m| {
-                    !m.flip.is_empty()
-                        && seen.insert((&m.flip[..], &m.need_on[..], &m.need_off[..]))
-                })
-                .collect()
+    /// Compiles `puzzle` under `limits`: the goal's masks, the light-chasing
+    /// stencil when there is one, and (on first use) the move lists. Refused
+    /// when the moves would pass `move-entries` and no stencil stands in for them.
+    pub fn compile(puzzle: &Puzzle, limits: &Limits) -> Result<Program> {
+        let cells = puzzle.board.cells();
+        let stencil = GridStencil::from_puzzle(puzzle);
+        let entries: u128 = puzzle
+            .rules
+            .iter()
+            .map(|r| crate::compile::entries(r, &puzzle.board))
+            .sum();
+        let listable = limits
+            .check(
+                "move-entries",
+                "an upper bound on the listed moves' size (the cells each move flips, summed)",
+                entries,
+                "use a smaller board, or toggles that flip fewer cells",
+            )
+            .map_err(|e| e.to_string());
+        if let (Err(e), None) = (&listable, &stencil) {
+            return Err(Error::Usage(e.clone()));
+        }
+        let goal = match &puzzle.goal {
+            GoalRule::Targets(targets) => {
+                Goal::Targets(targets.iter().map(|t| t.1.clone()).collect())
+            }
+            GoalRule::FewestPieces => Goal::FewestPieces,
         };
-        let kept: Vec<Move> = moves
-            .into_iter()
-            .zip(keep)
-            .filter_map(|(m, k)| k.then_some(m))
-            .collect();
-        Program {
+        Ok(Program {
             inner: Arc::new(Inner {
+                puzzle: puzzle.clone(),
                 cells,
-                grid,
-                moves: kept,
+                linear: crate::compile::is_linear(&puzzle.rules),
+                stencil,
+                listable,
+                moves: OnceLock::new(),
                 goal,
             }),
+        })
+    }
+
+    /// The same program with every move's guard dropped: the *relaxation*,
+    /// whose parity certificates hold for the program itself.
+    pub fn relaxed(&self) -> Program {
+        let moves: Vec<Move> = self
+            .moves()
+            .iter()
+            .map(|m| Move {
+                need_on: Vec::new(),
+                need_off: Vec::new(),
+                ..m.clone()
+            })
+            .collect();
+        let inner = &self.inner;
+        Program {
+            inner: Arc::new(Inner {
+                puzzle: inner.puzzle.clone(),
+                cells: inner.cells,
+                linear: true,
+                stencil: None,
+                listable: Ok(()),
+                moves: OnceLock::from(moves),
+                goal: inner.goal.clone(),
+            }),
+        }
+    }
+
+    /// The puzzle this program was compiled from: board, symbols, rules,
+    /// start and batch format.
+    pub fn puzzle(&self) -> &Puzzle {
+        &self.inner.puzzle
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.inner.puzzle.board
+    }
+
+    /// The light-chasing stencil: one unguarded toggle rule on a full,
+    /// non-wrapping rectangle that chasing applies to.
+    pub fn stencil(&self) -> Option<&GridStencil> {
+        self.inner.stencil.as_ref()
+    }
+
+    /// Whether the moves can be listed (within `move-entries`).
+    pub fn is_listed(&self) -> bool {
+        self.inner.listable.is_ok()
+    }
+
+    /// Why the moves cannot be listed, when they cannot.
+    pub fn unlisted_reason(&self) -> Option<&str> {
+        self.inner.listable.as_ref().err().map(String::as_str)
+    }
+
+    /// The number of moves: one per cell for a stencil, without listing them.
+    pub fn move_count(&self) -> usize {
+        match (&self.inner.stencil, self.is_listed()) {
+            (Some(_), false) => self.cells(),
+            _ => self.moves().len(),
         }
     }
 
@@ -127,14 +216,18 @@ impl Program {
         self.inner.cells
     }
 
-    /// `[rows, cols]` when the cells are a full rectangle numbered `row * cols + col`.
-    pub fn grid(&self) -> Option<[usize; 2]> {
-        self.inner.grid
-    }
-
-    /// The moves, indexed as solutions refer to them.
+    /// The moves, indexed as solutions refer to them, in rule order: a
+    /// toggle rule gives one move per cell (move `i` of a stencil presses
+    /// cell `i`), even a move that flips nothing. Empty when the moves are
+    /// too many to list ([`Program::is_listed`]).
     pub fn moves(&self) -> &[Move] {
-        &self.inner.moves
+        self.inner.moves.get_or_init(|| {
+            if self.is_listed() {
+                crate::compile::list_moves(&self.inner.puzzle)
+            } else {
+                Vec::new()
+            }
+        })
     }
 
     /// The goal.
@@ -142,10 +235,21 @@ impl Program {
         &self.inner.goal
     }
 
-    /// Whether every move is an unconditional toggle, so that the puzzle is
+    /// Whether every rule is an unconditional toggle, so that the puzzle is
     /// linear over GF(2).
     pub fn is_linear(&self) -> bool {
-        self.moves().iter().all(Move::is_unguarded)
+        self.inner.linear
+    }
+
+    /// The kind of move `index` and its cells (the pressed cell; or from,
+    /// over, to), whether or not the moves are listed. `None` past the last move.
+    pub fn move_cells(&self, index: usize) -> Option<(MoveKind, Vec<CellId>)> {
+        // A stencil's move i presses cell i: no need to list the moves.
+        if self.stencil().is_some() {
+            return (index < self.cells()).then(|| (MoveKind::Toggle, vec![CellId(index)]));
+        }
+        let m = self.moves().get(index)?;
+        Some((m.kind, m.cells.clone()))
     }
 
     /// Whether move `index` is legal in `state`.
@@ -154,18 +258,36 @@ impl Program {
     }
 
     /// Applies move `index` to `state`, or says why it cannot be applied.
-    pub fn apply(&self, state: &Bits, index: usize) -> Result<Bits, ReplayError> {
+    pub fn apply(&self, state: &Bits, index: usize) -> std::result::Result<Bits, ReplayError> {
         self.apply_step(state, index, 1)
     }
 
     /// Applies move `index` to `state` in place, or says why it cannot be
     /// applied (leaving `state` unchanged).
-    pub fn apply_mut(&self, state: &mut Bits, index: usize) -> Result<(), ReplayError> {
+    pub fn apply_mut(
+        &self,
+        state: &mut Bits,
+        index: usize,
+    ) -> std::result::Result<(), ReplayError> {
         self.apply_in_place(state, index, 1)
     }
 
-    /// Applies `moves` in order from `start`, returning the final state.
-    pub fn replay(&self, start: &Bits, moves: &[usize]) -> Result<Bits, ReplayError> {
+    /// Applies `moves` in order from `start`, returning the final state. A
+    /// stencil's presses are unguarded and commute, so they are applied as
+    /// one press set, row by row ([`GridStencil::apply`]).
+    pub fn replay(&self, start: &Bits, moves: &[usize]) -> std::result::Result<Bits, ReplayError> {
+        if let Some(stencil) = self.stencil() {
+            let mut presses = Bits::zeros(self.cells());
+            for (i, &index) in moves.iter().enumerate() {
+                if index >= self.cells() {
+                    return Err(ReplayError::NoSuchMove { step: i + 1, index });
+                }
+                presses.toggle(index);
+            }
+            let mut state = start.clone();
+            stencil.apply(&mut state, &presses);
+            return Ok(state);
+        }
         let mut state = start.clone();
         for (i, &index) in moves.iter().enumerate() {
             self.apply_in_place(&mut state, index, i + 1)?;
@@ -174,7 +296,11 @@ impl Program {
     }
 
     /// Every state along `moves` from `start`: the start first, then one per move.
-    pub fn trace(&self, start: &Bits, moves: &[usize]) -> Result<Vec<Bits>, ReplayError> {
+    pub fn trace(
+        &self,
+        start: &Bits,
+        moves: &[usize],
+    ) -> std::result::Result<Vec<Bits>, ReplayError> {
         let mut states = vec![start.clone()];
         for (i, &index) in moves.iter().enumerate() {
             let next = self.apply_step(&states[i], index, i + 1)?;
@@ -191,7 +317,12 @@ impl Program {
         }
     }
 
-    fn apply_step(&self, state: &Bits, index: usize, step: usize) -> Result<Bits, ReplayError> {
+    fn apply_step(
+        &self,
+        state: &Bits,
+        index: usize,
+        step: usize,
+    ) -> std::result::Result<Bits, ReplayError> {
         let mut next = state.clone();
         self.apply_in_place(&mut next, index, step)?;
         Ok(next)
@@ -202,7 +333,7 @@ impl Program {
         state: &mut Bits,
         index: usize,
         step: usize,
-    ) -> Result<(), ReplayError> {
+    ) -> std::result::Result<(), ReplayError> {
         if index >= self.moves().len() {
             return Err(ReplayError::NoSuchMove { step, index });
         }

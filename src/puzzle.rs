@@ -10,34 +10,14 @@ use crate::bits::Bits;
 use crate::board::{Board, CellId, Dir, Lattice};
 use crate::error::{Error, Result};
 use crate::io::board::{ReadBoard, read_slashed, read_tokens};
+use crate::limits::Limits;
 use crate::overrides::Override;
+use crate::spec::Amount;
 use crate::spec::{
     BoardSpec, GoalSpec, Header, MoveSpec, Names, NodeRef, Nodes, Spec, SymbolsSpec,
 };
 use crate::symbols::Symbols;
 use toml::Spanned;
-
-/// The most positions a bounding grid may have (rows × cols): 2^27, room for
-/// a 10,000 x 10,000 board.
-pub const MAX_GRID: usize = 1 << 27;
-
-/// The most cells a puzzle may have for its moves to be listed (compiled):
-/// 2^22. Larger boards are solved by light chasing only.
-pub const MAX_LISTED: usize = 1 << 22;
-
-/// The most cell entries all compiled moves may hold together (the sum of
-/// their flip lists): 2^28, 2 GiB of cell indices.
-pub const MAX_MOVE_ENTRIES: u128 = 1 << 28;
-
-/// The most bits the goal's targets may hold together (targets × cells):
-/// 2^30, 128 MiB.
-pub const MAX_GOAL_BITS: u128 = 1 << 30;
-
-/// The largest offset or direction component a move rule may use.
-const MAX_OFFSET: i64 = 1 << 20;
-
-/// The most nodes a graph board may have.
-pub const MAX_NODES: usize = 1 << 20;
 
 /// A condition on the pressed cell for a toggle to be allowed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -82,22 +62,6 @@ pub enum MoveRule {
     Jump(Vec<Dir>),
 }
 
-impl MoveRule {
-    /// An upper bound on the cell entries this rule's compiled moves hold.
-    fn entries(&self, board: &Board) -> u128 {
-        let cells = board.cells() as u128;
-        match self {
-            MoveRule::Toggle { offsets, .. } => cells * offsets.len() as u128,
-            MoveRule::Adjacent { .. } => match board.lattice() {
-                Lattice::Graph(links) => links.iter().map(|l| l.len() as u128 + 1).sum(),
-                _ => cells * 7,
-            },
-            MoveRule::Press { flips, .. } => flips.len() as u128,
-            MoveRule::Jump(dirs) => cells * dirs.len() as u128 * 3,
-        }
-    }
-}
-
 /// What counts as solved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GoalRule {
@@ -135,12 +99,15 @@ pub struct Puzzle {
     pub start: Option<Bits>,
     /// The batch format.
     pub batch: BatchFormat,
+    /// The limits in force: the defaults, then the file's `[limits]` table.
+    pub limits: Limits,
 }
 
-/// Where errors point: a file name and its text.
+/// Where errors point: a file name and its text; and the limits to check.
 struct Src<'a> {
     file: &'a str,
     text: &'a str,
+    limits: Limits,
 }
 
 impl Src<'_> {
@@ -171,11 +138,16 @@ impl Puzzle {
     /// assert_eq!(puzzle.board.cells(), 4);
     /// ```
     pub fn parse(text: &str, file: &str) -> Result<Puzzle> {
-        let src = Src { file, text };
         let spec: Spec = toml::from_str(text).map_err(|e| {
             let at = e.span().map_or(0, |s| s.start);
             Error::input(file, text, at, e.message().trim_end().to_string())
         })?;
+        let mut src = Src {
+            file,
+            text,
+            limits: Limits::default(),
+        };
+        src.limits = build_limits(&src, &spec)?;
         let board = build_board(&src, &spec.board)?;
         let symbols = build_symbols(&src, &spec.symbols)?;
         if spec.moves.get_ref().is_empty() {
@@ -191,8 +163,9 @@ impl Puzzle {
             start: None,
             batch: BatchFormat {
                 header: spec.batch.header,
-                impossible: spec.batch.impossible,
+                impossible: build_impossible(&src, &spec.batch.impossible)?,
             },
+            limits: src.limits.clone(),
         };
         for m in spec.moves.get_ref() {
             let rule = puzzle.build_rule(&src, m)?;
@@ -237,7 +210,11 @@ impl Puzzle {
     /// # Ok::<(), pegflip::Error>(())
     /// ```
     pub fn read_board(&self, text: &str, file: &str) -> Result<ReadBoard> {
-        let src = Src { file, text };
+        let src = Src {
+            file,
+            text,
+            limits: self.limits.clone(),
+        };
         if let Some(state) = self.keyword(&src, text, 0) {
             return Ok(ReadBoard {
                 state: state?,
@@ -314,37 +291,6 @@ impl Puzzle {
         crate::io::board::write_board(state, &self.board, &self.symbols, "/")
     }
 
-    /// Compiles the puzzle into move lists. Refused past [`MAX_LISTED`]
-    /// cells: such boards are solved by light chasing a toggle stencil
-    /// ([`crate::solve::solve_grid`]), which needs no move lists.
-    pub fn compile(&self) -> Result<crate::Program> {
-        let cells = self.board.cells();
-        if cells > MAX_LISTED {
-            return Err(Error::Limit {
-                what: "the number of cells".into(),
-                name: "listed-moves cells",
-                value: cells as u128,
-                limit: MAX_LISTED as u128,
-                hint: "past it pegflip lists no moves: only `solve` and `analyze` work, on \
-                       rectangles with one toggle stencil that light chasing applies to"
-                    .into(),
-            });
-        }
-        let entries: u128 = self.rules.iter().map(|r| r.entries(&self.board)).sum();
-        if entries > MAX_MOVE_ENTRIES {
-            return Err(Error::Limit {
-                what:
-                    "an upper bound on the compiled moves' size (the cells each move flips, summed)"
-                        .into(),
-                name: "move-entries",
-                value: entries,
-                limit: MAX_MOVE_ENTRIES,
-                hint: "use a smaller board, or toggles that flip fewer cells".into(),
-            });
-        }
-        Ok(crate::compile::compile(self))
-    }
-
     fn read_spanned(&self, src: &Src, text: &Spanned<String>) -> Result<Bits> {
         // The span covers the quotes; the text starts one byte in.
         let offset = text.span().start + 1;
@@ -400,12 +346,13 @@ impl Puzzle {
                 (format!("one piece at {}", self.board.label(cell)), b)
             };
             if one.get_ref() == "anywhere" {
-                if n as u128 * n as u128 > MAX_GOAL_BITS {
+                if n as u128 * n as u128 > u128::from(src.limits.goal_bits) {
                     return Err(src.err(
                         one.span(),
                         format!(
                             "one piece anywhere makes {n} targets of {n} cells, past the limit \
-                             goal-bits = {MAX_GOAL_BITS}"
+                             goal-bits = {}",
+                            src.limits.goal_bits
                         ),
                     ));
                 }
@@ -612,8 +559,23 @@ impl Puzzle {
             ));
         }
         let mut dirs: Vec<Dir> = Vec::new();
+        let range = src.limits.offset_range;
         for item in list.get_ref() {
-            let [dr, dc] = *item.get_ref();
+            let &[dr, dc] = item.get_ref().as_slice() else {
+                return Err(src.err(
+                    item.span(),
+                    format!(
+                        "expected a pair [row, col], found {} numbers",
+                        item.get_ref().len()
+                    ),
+                ));
+            };
+            if dr.unsigned_abs() > range || dc.unsigned_abs() > range {
+                return Err(src.err(
+                    item.span(),
+                    format!("offset [{dr}, {dc}] is past the limit offset-range = ±{range}"),
+                ));
+            }
             let dir = d(dr, dc);
             if is_jump && (dr.abs() > 1 || dc.abs() > 1 || (dr, dc) == (0, 0)) {
                 return Err(src.err(
@@ -628,12 +590,6 @@ impl Puzzle {
                         "[{dr}, {dc}] is not a step of the triangular lattice: its steps are \
                          [0, ±1], [±1, 0], [1, 1] and [-1, -1]"
                     ),
-                ));
-            }
-            if dr.abs() > MAX_OFFSET || dc.abs() > MAX_OFFSET {
-                return Err(src.err(
-                    item.span(),
-                    format!("offset [{dr}, {dc}] is past the limit offset-range = ±{MAX_OFFSET}"),
                 ));
             }
             if dirs.contains(&dir) {
@@ -790,10 +746,13 @@ fn build_graph(src: &Src, b: &BoardSpec, nodes: &Spanned<Nodes>) -> Result<Board
     if n < 1 {
         return Err(src.err(nodes.span(), "a graph board needs at least one node"));
     }
-    if n as u128 > MAX_NODES as u128 {
+    if n as u128 > u128::from(src.limits.graph_nodes) {
         return Err(src.err(
             nodes.span(),
-            format!("{n} nodes is past the limit graph-nodes = {MAX_NODES}"),
+            format!(
+                "{n} nodes is past the limit graph-nodes = {}",
+                src.limits.graph_nodes
+            ),
         ));
     }
     let n = n as usize;
@@ -898,11 +857,12 @@ fn build_grid(src: &Src, spec: &Spanned<BoardSpec>) -> Result<Board> {
     };
     let rows = dim(&b.rows, "rows", shape_dims.map(|d| d.0))?;
     let cols = dim(&b.cols, "cols", shape_dims.map(|d| d.1))?;
-    if rows.saturating_mul(cols) > MAX_GRID {
+    let max = src.limits.grid_positions;
+    if rows as u128 * cols as u128 > u128::from(max) {
         return Err(src.err(
             spec.span(),
             format!(
-                "the grid has {rows} x {cols} positions, past the limit grid-positions = {MAX_GRID}"
+                "the grid has {rows} x {cols} positions, past the limit grid-positions = {max}"
             ),
         ));
     }
@@ -910,6 +870,44 @@ fn build_grid(src: &Src, spec: &Spanned<BoardSpec>) -> Result<Board> {
         Some(m) => Board::grid(rows, cols, b.wrap, |r, c| m[r][c]),
         None => Board::rectangle(rows, cols, b.wrap),
     })
+}
+
+/// The `[limits]` table over the defaults: every name known, every value a
+/// count or a size (`100M`, `2^25`).
+fn build_limits(src: &Src, spec: &Spec) -> Result<Limits> {
+    let mut limits = Limits::default();
+    for (name, value) in &spec.limits {
+        let amount = match value.get_ref() {
+            Amount::Count(n) => {
+                u64::try_from(*n).map_err(|_| format!("expected a count of 0 or more, found {n}"))
+            }
+            Amount::Text(text) => crate::limits::parse_amount(text),
+        }
+        .map_err(|m| src.err(value.span(), m))?;
+        if !limits.set(name.get_ref(), amount) {
+            return Err(src.err(
+                name.span(),
+                format!(
+                    "unknown limit '{}': expected one of {}",
+                    name.get_ref(),
+                    Limits::NAMES.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(limits)
+}
+
+/// The batch answer for an impossible board: one line, so that each board's
+/// answer stays one line of output.
+fn build_impossible(src: &Src, text: &Spanned<String>) -> Result<String> {
+    if text.get_ref().contains(['\n', '\r']) {
+        return Err(src.err(
+            text.span(),
+            "`impossible` is one line of output: it cannot contain a line break",
+        ));
+    }
+    Ok(text.get_ref().clone())
 }
 
 fn build_symbols(src: &Src, spec: &SymbolsSpec) -> Result<Symbols> {

@@ -9,7 +9,7 @@ use crate::solve::{Outcome, Proof};
 
 /// Past this many cells times moves, text output shows the pressed cells and
 /// the final board instead of every intermediate board.
-const STEP_BOARDS_LIMIT: usize = 200_000;
+pub const STEP_BOARDS_LIMIT: usize = 200_000;
 
 /// The character marking a cell of a certificate or a pressed cell in pictures.
 const MARK: char = '#';
@@ -18,10 +18,12 @@ const MARK: char = '#';
 /// On a board with cell names: `press b3`, and jumps in peg-solitaire
 /// notation, from and to: `d2-d4`.
 pub fn describe_move(puzzle: &Puzzle, program: &Program, index: usize) -> String {
-    let m = &program.moves()[index];
+    let Some((kind, cells)) = program.move_cells(index) else {
+        return format!("move {index} (no such move)");
+    };
     let board = &puzzle.board;
-    let at = |i: usize| board.label(m.cells[i]);
-    match m.kind {
+    let at = |i: usize| board.label(cells[i]);
+    match kind {
         MoveKind::Toggle => format!("press {}", at(0)),
         MoveKind::Jump if board.has_names() => format!("{}-{}", at(0), at(2)),
         MoveKind::Jump => format!("jump {} over {} to {}", at(0), at(1), at(2)),
@@ -60,8 +62,10 @@ pub fn marked_picture(puzzle: &Puzzle, marked: &Bits) -> String {
 pub fn pressed_cells(program: &Program, moves: &[usize]) -> Bits {
     let mut cells = Bits::zeros(program.cells());
     for &m in moves {
-        let c = program.moves()[m].cells[0].0;
-        cells.set(c, !cells.get(c));
+        if let Some((_, moved)) = program.move_cells(m) {
+            let c = moved[0].0;
+            cells.set(c, !cells.get(c));
+        }
     }
     cells
 }
@@ -125,13 +129,16 @@ pub fn text(puzzle: &Puzzle, program: &Program, start: &Bits, outcome: &Outcome)
             out.push_str("start\n");
             out.push_str(&board(start));
             if solution.moves.len().saturating_mul(program.cells()) > STEP_BOARDS_LIMIT {
+                // Presses commute: past the limit a linear answer is its picture.
                 let linear = program.is_linear();
-                for (i, &m) in solution.moves.iter().enumerate() {
-                    out.push_str(&format!(
-                        "{}. {}\n",
-                        i + 1,
-                        describe_move(puzzle, program, m)
-                    ));
+                if !linear {
+                    for (i, &m) in solution.moves.iter().enumerate() {
+                        out.push_str(&format!(
+                            "{}. {}\n",
+                            i + 1,
+                            describe_move(puzzle, program, m)
+                        ));
+                    }
                 }
                 if linear {
                     out.push_str(&format!("pressed cells, marked {MARK}\n"));
@@ -187,12 +194,14 @@ pub fn json(puzzle: &Puzzle, program: &Program, start: &Bits, outcome: &Outcome)
                 .iter()
                 .enumerate()
                 .map(|(i, &m)| {
-                    let mv = &program.moves()[m];
-                    let kind = match mv.kind {
+                    let (kind, moved) = program
+                        .move_cells(m)
+                        .unwrap_or((MoveKind::Toggle, Vec::new()));
+                    let kind = match kind {
                         MoveKind::Toggle => "toggle",
                         MoveKind::Jump => "jump",
                     };
-                    let cells = coords(&mut mv.cells.iter().map(|c| c.0));
+                    let cells = coords(&mut moved.iter().map(|c| c.0));
                     let text = describe_move(puzzle, program, m);
                     let mut step = json!({ "kind": kind, "cells": cells, "text": text });
                     if let Some(state) = states.get(i + 1) {
@@ -372,11 +381,10 @@ pub fn svg(
                 ));
             }
         }
-        if let Some(m) = mv {
-            let m = &program.moves()[*m];
-            match m.kind {
+        if let Some((kind, cells)) = mv.and_then(|m| program.move_cells(m)) {
+            match kind {
                 MoveKind::Toggle => {
-                    let (cx, cy) = centre(m.cells[0], x0, y0);
+                    let (cx, cy) = centre(cells[0], x0, y0);
                     out.push_str(&format!(
                         "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{}\" fill=\"none\" \
                          stroke=\"#d62728\" stroke-width=\"3\"/>\n",
@@ -384,9 +392,9 @@ pub fn svg(
                     ));
                 }
                 MoveKind::Jump => {
-                    let (fx, fy) = centre(m.cells[0], x0, y0);
-                    let (ox, oy) = centre(m.cells[1], x0, y0);
-                    let (tx, ty) = centre(m.cells[2], x0, y0);
+                    let (fx, fy) = centre(cells[0], x0, y0);
+                    let (ox, oy) = centre(cells[1], x0, y0);
+                    let (tx, ty) = centre(cells[2], x0, y0);
                     out.push_str(&format!(
                         "<line x1=\"{fx}\" y1=\"{fy}\" x2=\"{tx}\" y2=\"{ty}\" stroke=\"#e8850c\" \
                          stroke-width=\"3\" stroke-linecap=\"round\"/>\n\

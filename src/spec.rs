@@ -32,6 +32,19 @@ pub struct Spec {
     /// The judge's input and output format.
     #[serde(default)]
     pub batch: BatchSpec,
+    /// Limits on the engines' work, by name ([`crate::limits::Limits`]).
+    #[serde(default)]
+    pub limits: std::collections::BTreeMap<Spanned<String>, Spanned<Amount>>,
+}
+
+/// A limit's value as written: a count, or text such as `100M` or `2^25`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Amount {
+    /// A plain number.
+    Count(i64),
+    /// A number with a unit, or a power of two.
+    Text(String),
 }
 
 /// `[board]`: a grid (rectangular, optionally masked and wrapped, on a
@@ -90,11 +103,11 @@ pub struct MoveSpec {
     /// A guard on toggles: `on` (the pressed cell must be lit) or `off`.
     pub when: Option<Spanned<String>>,
     /// A toggle by explicit `[row, col]` offsets from the pressed cell.
-    pub offsets: Option<Spanned<Vec<Spanned<[i64; 2]>>>>,
+    pub offsets: Option<Spanned<Vec<Spanned<Vec<i64>>>>>,
     /// A jump preset: `orthogonal`, `diagonal`, `all`.
     pub jump: Option<Spanned<String>>,
     /// Jumps along explicit `[row, col]` unit directions.
-    pub directions: Option<Spanned<Vec<Spanned<[i64; 2]>>>>,
+    pub directions: Option<Spanned<Vec<Spanned<Vec<i64>>>>>,
 }
 
 /// `[goal]`: exactly one of its keys.
@@ -121,7 +134,7 @@ pub struct BatchSpec {
     pub header: Header,
     /// The answer printed when a target cannot be reached.
     #[serde(default = "default_impossible")]
-    pub impossible: String,
+    pub impossible: Spanned<String>,
 }
 
 impl Default for BatchSpec {
@@ -133,7 +146,11 @@ impl Default for BatchSpec {
     }
 }
 
-fn default_impossible() -> String {
+fn default_impossible() -> Spanned<String> {
+    Spanned::new(0..0, default_impossible_text())
+}
+
+fn default_impossible_text() -> String {
     "Impossible".to_string()
 }
 

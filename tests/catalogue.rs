@@ -67,17 +67,18 @@ fn reachable_from(name: &str, board: &str) -> (u128, Vec<u64>) {
         from: Some(from),
         reachable: true,
         symmetry: false,
-        max_memory: 1 << 30,
+        output: Default::default(),
     };
     let mut singles = Vec::new();
-    let mut visit = |s: u64, _: Option<u32>| {
+    let mut visit = |s: &Bits, _: Option<u32>| {
+        let s = s.to_u64().unwrap();
         if s.count_ones() == 1 {
             singles.push(s);
         }
         true
     };
-    let summary = enumerate(&p, &program, &request, false, Some(&mut visit)).unwrap();
-    (summary.count, singles)
+    let summary = enumerate(&program, &request, &Default::default(), Some(&mut visit)).unwrap();
+    (summary.count.to_u128().unwrap(), singles)
 }
 
 /// Reachable positions, counting the start: 3,016 from hole 1, 2,377 from 2,

@@ -121,12 +121,11 @@ fn pebble12_every_board_matches_brute_force() {
         assert_eq!(s.end.count_ones() as u32, want, "board {}", pebble_text(b));
     }
     let out = batch(
-        &p,
         &program,
         input.as_bytes(),
         "<test>",
         &Default::default(),
-        pegflip::SolverKind::Auto,
+        pegflip::Preference::Auto,
     )
     .unwrap();
     let expected: String = brute.iter().map(|v| format!("{v}\n")).collect();

@@ -2,10 +2,10 @@
 
 mod common;
 use common::{pegflip, puzzle};
-use pegflip::solve::linear::{Method, chase_applies};
+use pegflip::solve::linear::Method;
 use pegflip::solve::{Proof, solve_linear};
 use pegflip::{
-    AnswerTable, Bits, Limits, Linear, Outcome, Override, Puzzle, SolverKind, solve_with,
+    AnswerTable, Bits, Limits, Linear, Outcome, Override, Preference, Puzzle, solve_with,
 };
 
 /// A shipped puzzle resized to `rows` x `cols` with `--set`.
@@ -49,7 +49,7 @@ fn gf2_chase_and_dense_agree_with_bfs_on_every_flip4x4_board() {
     let p = puzzle("flip4x4");
     let program = p.compile().unwrap();
     let table = AnswerTable::build(&program).unwrap();
-    let chase = Linear::chase(&program).expect("the plus stencil chases");
+    let chase = Linear::chase(&program, &Limits::default()).expect("the plus stencil chases");
     let dense = Linear::dense(&program, &Limits::default()).unwrap();
     assert_eq!(chase.method(), Method::Chase);
     assert_eq!(dense.method(), Method::Dense);
@@ -85,7 +85,7 @@ const A165738: [usize; 40] = [
 fn nullity_of_the_classic_board_is_a159257() {
     for n in 1..=40 {
         let program = resized("lights-out", n, n).compile().unwrap();
-        let chase = Linear::chase(&program).expect("the classic board chases");
+        let chase = Linear::chase(&program, &Limits::default()).expect("the classic board chases");
         assert_eq!(chase.nullity(), A159257[n - 1], "chase, n = {n}");
         if n <= 30 {
             let dense = Linear::dense(&program, &Limits::default()).unwrap();
@@ -99,7 +99,7 @@ fn nullity_of_the_torus_is_a165738() {
     for n in 3..=40 {
         let program = resized("lights-out-torus", n, n).compile().unwrap();
         assert!(
-            !chase_applies(&program),
+            program.stencil().is_none(),
             "a torus reaches back around: no chasing"
         );
         let dense = Linear::dense(&program, &Limits::default()).unwrap();
@@ -175,7 +175,7 @@ fn gf2_refuses_guarded_moves() {
         &program,
         &Bits::zeros(12),
         &Limits::default(),
-        SolverKind::Gf2,
+        Preference::Gf2,
     )
     .unwrap_err()
     .to_string();
@@ -385,13 +385,13 @@ fn dense_elimination_past_its_limits_is_refused_before_work() {
         "{err}"
     );
     let small = Limits {
-        gf2_memory: 1 << 18,
+        max_memory: 1 << 18,
         ..Default::default()
     };
     let program = resized("lights-out-torus", 40, 40).compile().unwrap();
     let err = refusal(&program, &small);
     assert!(
-        err.contains("(estimated) is 640000, past the limit gf2-memory = 262144"),
+        err.contains("(estimated) is 640000, past the limit max-memory = 262144"),
         "{err}"
     );
 }
@@ -422,7 +422,9 @@ fn chasing_applies_to_relatives_of_the_plus_in_either_direction() {
     for (offsets, chases) in cases {
         for n in 1..=7 {
             let program = stencil_puzzle(n, offsets).compile().unwrap();
-            let chase = Linear::chase(&program);
+            let chase = program
+                .stencil()
+                .map(|_| Linear::chase(&program, &limits).unwrap());
             // On small boards clipping hides offsets, so only larger ones are pinned.
             if n >= 3 {
                 assert_eq!(chase.is_some(), chases, "{offsets} n={n}");
@@ -448,13 +450,12 @@ fn chasing_applies_to_relatives_of_the_plus_in_either_direction() {
 }
 
 #[test]
-fn the_unlisted_grid_path_agrees_with_the_listed_one() {
-    use pegflip::solve::solve_grid;
+fn the_planned_chase_agrees_with_dense_elimination() {
     let limits = Limits::default();
     for n in 1..=12 {
         let p = resized("lights-out", n, n);
         let program = p.compile().unwrap();
-        let listed = Linear::new(&program, &limits).unwrap();
+        let listed = Linear::dense(&program, &limits).unwrap();
         for seed in 0..8u64 {
             let mut start = Bits::zeros(n * n);
             for i in 0..n * n {
@@ -463,7 +464,7 @@ fn the_unlisted_grid_path_agrees_with_the_listed_one() {
                     (seed.wrapping_mul(0xbf58476d1ce4e5b9) >> (i % 59)) & 1 == 1,
                 );
             }
-            let grid = match solve_grid(&p, &start, &limits).unwrap() {
+            let grid = match solve_with(&program, &start, &limits, Preference::Auto).unwrap() {
                 Outcome::Solved(s) => {
                     // Move i presses cell i, so the listed program replays the grid's answer.
                     assert_eq!(program.replay(&start, &s.moves).unwrap(), s.end);
@@ -511,7 +512,7 @@ fn boards_past_the_listed_limit_are_solved_by_chasing() {
         "A159257(2100) is 0 or the coset is walked"
     );
     assert!(v["length"].as_u64().unwrap() > 0);
-    // Commands that need the move list say why they refuse.
+    // check plans the same engine as solve runs, at any size.
     let out = pegflip(
         &[
             "check",
@@ -523,9 +524,36 @@ fn boards_past_the_listed_limit_are_solved_by_chasing() {
         ],
         b"",
     );
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&out.stderr)
-            .contains("past the limit listed-moves cells = 4194304")
-    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("solver: gf2 chase"));
+}
+
+#[test]
+fn wide_boards_chase_along_columns_and_agree_with_dense_elimination() {
+    // A board wider than tall is chased on its transpose (the system is as wide as
+    // the board is tall): every shape up to 6 x 9, against dense elimination.
+    let limits = Limits::default();
+    for rows in 1..=6 {
+        for cols in 1..=9 {
+            let program = resized("lights-out", rows, cols).compile().unwrap();
+            assert!(program.stencil().is_some(), "{rows} x {cols}");
+            let chase = Linear::chase(&program, &limits).unwrap();
+            let dense = Linear::dense(&program, &limits).unwrap();
+            assert_eq!(chase.nullity(), dense.nullity(), "{rows} x {cols}");
+            for seed in 0..16u64 {
+                let mut start = Bits::zeros(rows * cols);
+                for i in 0..rows * cols {
+                    start.set(
+                        i,
+                        (seed.wrapping_mul(0x9e3779b97f4a7c15) >> (i % 61)) & 1 == 1,
+                    );
+                }
+                assert_eq!(
+                    gf2_answer(&program, &chase, &start),
+                    gf2_answer(&program, &dense, &start),
+                    "{rows} x {cols}, seed {seed}"
+                );
+            }
+        }
+    }
 }

@@ -3,7 +3,7 @@
 //! checks.
 
 use pegflip::solve::{Proof, solve_linear};
-use pegflip::{AnswerTable, Bits, Goal, Limits, Linear, Outcome, Puzzle, SolverKind, solve_with};
+use pegflip::{AnswerTable, Bits, Goal, Limits, Linear, Outcome, Preference, Puzzle, solve_with};
 use proptest::prelude::*;
 
 /// A random puzzle of at most 12 cells: a shape, wrap or not, toggles or
@@ -148,7 +148,7 @@ proptest! {
         let puzzle = Puzzle::parse(&text, "<random>").unwrap();
         let program = puzzle.compile().unwrap();
         let start = Bits::ones(program.cells());
-        let outcome = solve_with(&program, &start, &Limits::default(), SolverKind::Gf2).unwrap();
+        let outcome = solve_with(&program, &start, &Limits::default(), Preference::Gf2).unwrap();
         prop_assert!(matches!(outcome, Outcome::Solved(_)), "{}", text);
     }
 }
@@ -161,7 +161,7 @@ fn agrees_with_the_table(text: &str, seed: u64) -> Result<(), TestCaseError> {
     let board = seed & ((1u64 << n) - 1);
     let start = Bits::from_u64(n, board);
     let limits = Limits::default();
-    let bfs = solve_with(&program, &start, &limits, SolverKind::Bfs).unwrap();
+    let bfs = solve_with(&program, &start, &limits, Preference::Search).unwrap();
     prop_assert_eq!(
         answer(&program, &start, &bfs),
         table.answer(board),
@@ -177,7 +177,10 @@ fn agrees_with_the_table(text: &str, seed: u64) -> Result<(), TestCaseError> {
             "dense\n{}",
             text
         );
-        if let Some(chase) = Linear::chase(&program) {
+        if let Some(chase) = program
+            .stencil()
+            .map(|_| Linear::chase(&program, &limits).unwrap())
+        {
             prop_assert_eq!(chase.nullity(), dense.nullity());
             let outcome = solve_linear(&program, &chase, &start, &limits).unwrap();
             prop_assert_eq!(

@@ -176,7 +176,7 @@ fn search_past_64_cells_is_refused_with_the_limit() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("the number of cells is 81, past the limit search cells = 64"),
+        stderr.contains("the number of cells is 81, past the limit search-cells = 64"),
         "{stderr}"
     );
     assert!(out.stdout.is_empty());

@@ -74,7 +74,9 @@ fn symmetry_counts_orbits_found_from_the_board_graph() {
         let p = puzzle(name);
         let program = p.compile().unwrap();
         assert_eq!(
-            Symmetries::of(&p, &program, &[]).unwrap().len(),
+            Symmetries::of(&program, &[], &Default::default())
+                .unwrap()
+                .len(),
             group,
             "{name}"
         );

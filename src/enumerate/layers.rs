@@ -63,6 +63,24 @@ enum Seen {
 /// The most cells for which the visited set is a bitmap: 2^34 bits, 2 GiB.
 pub const BITMAP_CELLS: usize = 34;
 
+/// The bytes one state costs in a hash set of seen states, growth included.
+const HASHED_BYTES: u128 = 36;
+
+/// The bytes one state costs in the layers held at once (the current layer,
+/// the next one as it is built, and its sorting slack).
+const LAYER_BYTES: u128 = 32;
+
+/// Estimated peak memory of enumerating at most `states` states of `program`.
+pub fn estimate(program: &Program, states: u128, symmetry: bool) -> u128 {
+    let cells = program.cells();
+    let seen = if cells <= BITMAP_CELLS {
+        (1u128 << cells) / 8 * if symmetry { 1 } else { 2 }
+    } else {
+        states * HASHED_BYTES
+    };
+    seen + states.min(1u128 << cells.min(100)) * LAYER_BYTES
+}
+
 /// Runs layered breadth-first search from `sources` (sorted, deduplicated,
 /// canonical), calling `layer(depth, states)` for each layer in turn;
 /// `layer` returns false to stop. Memory past `max_memory` bytes is refused
@@ -119,11 +137,14 @@ fn run_filtered(
     let masks = Masks::new(program)?;
     let cells = program.cells();
     let monotone = monotone(&masks);
+    // Bytes held across layers: bitmaps and the seen set.
+    let mut held = 0u64;
     let mut seen = if monotone {
         Seen::Monotone
     } else if cells <= BITMAP_CELLS {
         let bytes = (1u64 << cells) / 8;
         check_memory("the visited bitmap", bytes, max_memory)?;
+        held = bytes;
         Seen::Bitmap(vec![0u64; ((1u128 << cells) / 64).max(1) as usize])
     } else {
         Seen::Hashed(Default::default())
@@ -132,24 +153,28 @@ fn run_filtered(
     // filled block by block of the sorted layer, so that bits are set in
     // narrow, nearly ascending stretches.
     let mut next_bits = if monotone && canon.is_identity() && cells <= BITMAP_CELLS {
-        check_memory("the next-layer bitmap", (1u64 << cells) / 8, max_memory)?;
+        held += (1u64 << cells) / 8;
+        check_memory("the next-layer bitmap", held, max_memory)?;
         Some(NextBitmap::new(cells))
     } else {
         None
     };
     let mut current = sources;
-    mark(&mut seen, &mut current);
+    mark(&mut seen, &mut current, held, max_memory)?;
     let mut depth = 0;
     while !current.is_empty() {
         if !layer(depth, &current) {
             return Ok(());
         }
+        let held_now = held + seen_bytes(&seen);
         let next = match &mut next_bits {
             Some(bitmap) => bitmap.expand(&masks, direction, &current, keep),
-            None => expand(&masks, direction, &current, canon, max_memory, keep)?,
+            None => expand(
+                &masks, direction, &current, canon, held_now, max_memory, keep,
+            )?,
         };
         current = next;
-        mark(&mut seen, &mut current);
+        mark(&mut seen, &mut current, held, max_memory)?;
         depth += 1;
     }
     Ok(())
@@ -298,8 +323,24 @@ fn check_memory(what: &str, bytes: u64, max_memory: u64) -> Result<()> {
     Ok(())
 }
 
-/// Drops from `layer` the states seen before, and marks the rest seen.
-fn mark(seen: &mut Seen, layer: &mut Vec<u64>) {
+/// The bytes a hash set of seen states holds (its table, with growth slack).
+fn seen_bytes(seen: &Seen) -> u64 {
+    match seen {
+        Seen::Hashed(set) => (set.capacity() as u128 * HASHED_BYTES / 2) as u64,
+        _ => 0,
+    }
+}
+
+/// Drops from `layer` the states seen before, and marks the rest seen;
+/// refused when the seen set would outgrow the budget.
+fn mark(seen: &mut Seen, layer: &mut Vec<u64>, held: u64, max_memory: u64) -> Result<()> {
+    if let Seen::Hashed(set) = seen {
+        let grown = (set.len() + layer.len()) as u128 * HASHED_BYTES;
+        let total = grown + u128::from(held) + layer.len() as u128 * 8;
+        if total > u128::from(max_memory) {
+            check_memory("the set of states seen so far", total as u64, max_memory)?;
+        }
+    }
     match seen {
         Seen::Monotone => {}
         Seen::Bitmap(bits) => layer.retain(|&s| {
@@ -310,6 +351,7 @@ fn mark(seen: &mut Seen, layer: &mut Vec<u64>) {
         }),
         Seen::Hashed(set) => layer.retain(|&s| set.insert(s)),
     }
+    Ok(())
 }
 
 /// The next layer: every move (or reversed move) from every state of
@@ -319,13 +361,22 @@ fn expand(
     direction: Direction,
     layer: &[u64],
     canon: &dyn Canon,
+    held: u64,
     max_memory: u64,
     keep: &(dyn Fn(u64) -> bool + Sync),
 ) -> Result<Vec<u64>> {
-    const CHUNK: usize = 1 << 22;
     let index = hole_index(masks);
+    // Each state of a chunk may add one successor per move, collected with
+    // doubling slack: size chunks so that this fits beside what is held.
+    let per_state = (masks.len().max(1) * 16) as u64;
+    let base = held + layer.len() as u64 * 8;
+    let room = max_memory.saturating_sub(base);
+    let chunk_len = ((room / 2) / per_state).min(1 << 22) as usize;
+    if chunk_len < 1024.min(layer.len()).max(1) {
+        check_memory("the next layer", base + per_state * 1024, max_memory)?;
+    }
     let mut parts: Vec<u64> = Vec::new();
-    for chunk in layer.chunks(CHUNK) {
+    for chunk in layer.chunks(chunk_len.max(1)) {
         let mut out: Vec<u64> = chunk
             .par_chunks(4096)
             .flat_map_iter(|part| {
@@ -366,14 +417,15 @@ fn expand(
             })
             .collect();
         sort_dedup(&mut out);
+        out.shrink_to_fit();
         check_memory(
             "the next layer",
-            (parts.len() + 2 * out.len() + layer.len()) as u64 * 8,
+            base + (parts.len() + out.len()) as u64 * 16,
             max_memory,
         )?;
         parts.extend_from_slice(&out);
     }
-    if layer.len() > CHUNK {
+    if layer.len() > chunk_len {
         sort_dedup(&mut parts);
     }
     parts.shrink_to_fit();

@@ -1,11 +1,13 @@
 //! Listing and counting states at scale: every solvable state, or every state reachable from a start.
 //!
-//! Three engines:
-//! - linear puzzles: the solvable states are the cosets `target + span(moves)`,
-//!   walked in Gray-code order over a basis of the span (no search);
-//! - search puzzles: layered breadth-first search ([`layers`]) backwards from
-//!   the targets, or forwards from a start, on both cores;
-//! - fewest-pieces puzzles: every state has an answer, from an [`AnswerTable`].
+//! The [planner](crate::plan) picks one of three engines:
+//! - [`Engine::LinearSpan`]: a linear puzzle's solvable states are the cosets
+//!   `target + span(moves)`, `2^rank` states each: counted exactly at any
+//!   size, and listed by a Gray-code walk over a basis of the span (one XOR
+//!   per state, streamed, so `| head` works on 2^1000 states);
+//! - [`Engine::Layered`]: layered breadth-first search ([`layers`]) backwards
+//!   from the targets, or forwards from a start, on both cores;
+//! - [`Engine::AnswerTable`]: for fewest-pieces puzzles every state has an answer.
 //!
 //! With symmetry, states are counted and listed up to the puzzle's symmetries
 //! ([`symmetry::Symmetries`]): one representative per orbit.
@@ -17,9 +19,10 @@ use std::collections::BTreeMap;
 
 use crate::bits::Bits;
 use crate::error::{Error, Result};
+use crate::limits::Limits;
+use crate::plan::{Engine, Output, Preference, Query, StatesQuery, plan};
 use crate::program::{Goal, Program};
-use crate::puzzle::Puzzle;
-use crate::solve::{AnswerTable, Limits, Linear};
+use crate::solve::{AnswerTable, Linear};
 use layers::{Canon, Direction, Identity};
 use symmetry::Symmetries;
 
@@ -33,54 +36,146 @@ pub struct Request {
     pub reachable: bool,
     /// Count and list states up to the puzzle's symmetries.
     pub symmetry: bool,
-    /// Refuse work estimated to need more memory than this, in bytes.
-    pub max_memory: u64,
+    /// What is wanted: every state, their number, or their number per distance.
+    pub output: Output,
+}
+
+impl Request {
+    /// The planner's query for this request.
+    pub fn query(&self) -> Query {
+        Query::States(StatesQuery {
+            output: self.output,
+            from: self.from.is_some(),
+            reachable: self.reachable,
+            symmetry: self.symmetry,
+        })
+    }
 }
 
 /// What an enumeration found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
-    /// How many states (or orbits, with symmetry).
-    pub count: u128,
+    /// How many states (or orbits, with symmetry): exact, whatever its size.
+    pub count: Count,
     /// States per distance (or per answer, for fewest pieces), when known.
     pub histogram: BTreeMap<u32, u128>,
     /// The number of symmetries used (1 without).
     pub symmetries: usize,
 }
 
-/// One state as it is visited: the state and its distance (to the goal, or
-/// from the start with `reachable`; the answer, for fewest pieces).
-pub type Visit<'a> = &'a mut dyn FnMut(u64, Option<u32>) -> bool;
-
-/// A default memory limit: 60% of the machine's memory (8 GiB if unknown).
-pub fn default_max_memory() -> u64 {
-    let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
-        let line = m.lines().find(|l| l.starts_with("MemTotal:"))?;
-        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-        Some(kb * 1024)
-    });
-    total.map_or(8 << 30, |t| t / 10 * 6)
+/// An exact count: `mult x 2^shift`, written in decimal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Count {
+    /// The odd (or small) factor.
+    pub mult: u128,
+    /// The power of two.
+    pub shift: u32,
 }
 
-/// Enumerates states, calling `visit` for each one (stop by returning false)
-/// unless `count_only`, in which case only the summary is built. Linear
-/// puzzles counted without a start need no search at all.
+impl Count {
+    /// A plain number.
+    pub fn new(n: u128) -> Count {
+        Count { mult: n, shift: 0 }
+    }
+
+    /// The count as a `u128`, when it fits.
+    pub fn to_u128(self) -> Option<u128> {
+        self.mult
+            .checked_shl(self.shift)
+            .filter(|v| v >> self.shift == self.mult)
+    }
+
+    fn add(&mut self, n: u128) {
+        let v = self.to_u128().unwrap_or(u128::MAX);
+        *self = Count::new(v.saturating_add(n));
+    }
+}
+
+impl std::fmt::Display for Count {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&times_power_of_two(self.mult, self.shift as usize))
+    }
+}
+
+/// `m x 2^n` in decimal, exactly.
+///
+/// ```
+/// assert_eq!(pegflip::enumerate::times_power_of_two(3, 100), "3802951800684688204490109616128");
+/// ```
+pub fn times_power_of_two(m: u128, n: usize) -> String {
+    // Little-endian limbs of 10^18.
+    const BASE: u128 = 1_000_000_000_000_000_000;
+    let mut limbs: Vec<u128> = Vec::new();
+    let mut v = m;
+    while v > 0 {
+        limbs.push(v % BASE);
+        v /= BASE;
+    }
+    if limbs.is_empty() {
+        return "0".into();
+    }
+    let mut left = n;
+    while left > 0 {
+        let step = left.min(59);
+        left -= step;
+        let mut carry = 0u128;
+        for limb in &mut limbs {
+            let x = (*limb << step) + carry;
+            *limb = x % BASE;
+            carry = x / BASE;
+        }
+        while carry > 0 {
+            limbs.push(carry % BASE);
+            carry /= BASE;
+        }
+    }
+    let mut text = limbs.last().map_or(String::new(), |l| l.to_string());
+    for limb in limbs.iter().rev().skip(1) {
+        text.push_str(&format!("{limb:018}"));
+    }
+    text
+}
+
+/// One state as it is visited: the state (one word up to 64 cells, bits
+/// past that) and its distance (to the goal, or from the start with
+/// `reachable`; the answer, for fewest pieces; for linear puzzles listed
+/// without distances, `None`).
+pub type Visit<'a> = &'a mut dyn FnMut(&Bits, Option<u32>) -> bool;
+
+/// Enumerates states with the engine the planner picks, calling `visit` for
+/// each one (stop by returning false); with `visit` absent, only the summary
+/// is built.
 pub fn enumerate(
-    puzzle: &Puzzle,
     program: &Program,
     request: &Request,
-    want_distances: bool,
+    limits: &Limits,
     visit: Option<Visit>,
 ) -> Result<Summary> {
-    if request.reachable && request.from.is_none() {
-        return Err(Error::Usage(
-            "--reachable needs a start: give --from BOARD or --from start".into(),
-        ));
+    let plan = plan(program, &request.query(), Preference::Auto, limits)?;
+    let want_distances = request.output == Output::Histogram;
+    if plan.engine == Engine::LinearSpan {
+        let Goal::Targets(targets) = program.goal() else {
+            return Err(Error::Internal("a span enumeration without targets".into()));
+        };
+        let mut visit = visit;
+        let mut each = |s: &Bits| visit.as_mut().is_none_or(|v| v(s, None));
+        let count = linear_states(
+            program,
+            targets,
+            limits,
+            request.output == Output::List,
+            &mut each,
+        )?;
+        return Ok(Summary {
+            count,
+            histogram: BTreeMap::new(),
+            symmetries: 1,
+        });
     }
+    let cells = program.cells();
     let fixed: Vec<u64> = request.from.iter().filter_map(Bits::to_u64).collect();
     let symmetries = if request.symmetry {
-        require_small(program)?;
-        Some(Symmetries::of(puzzle, program, &fixed)?)
+        Some(Symmetries::of(program, &fixed, limits)?)
     } else {
         None
     };
@@ -93,15 +188,17 @@ pub fn enumerate(
         ..Summary::default()
     };
     let mut visit = visit;
-    // A whole layer at one distance, counted at once when nothing is listed.
     let listing = visit.is_some();
     let mut record = |s: u64, d: Option<u32>, summary: &mut Summary| -> bool {
-        summary.count += 1;
+        summary.count.add(1);
         if let Some(d) = d {
             *summary.histogram.entry(d).or_default() += 1;
         }
-        visit.as_mut().is_none_or(|v| v(s, d))
+        visit
+            .as_mut()
+            .is_none_or(|v| v(&Bits::from_u64(cells, s), d))
     };
+    let max_memory = limits.max_memory;
     match program.goal() {
         Goal::FewestPieces => {
             let table = AnswerTable::build(program)?;
@@ -114,12 +211,12 @@ pub fn enumerate(
                         Direction::Forward,
                         vec![start],
                         canon,
-                        request.max_memory,
+                        max_memory,
                         |_, layer| layer.iter().all(|&s| record(s, answer(s), &mut summary)),
                     )?;
                 }
                 None => {
-                    for s in 0..1u64 << program.cells() {
+                    for s in 0..1u64 << cells {
                         if canon.canon(s) == s && !record(s, answer(s), &mut summary) {
                             break;
                         }
@@ -128,18 +225,7 @@ pub fn enumerate(
             }
         }
         Goal::Targets(targets) => {
-            if program.is_linear()
-                && request.from.is_none()
-                && !want_distances
-                && symmetries.is_none()
-            {
-                return linear_states(program, targets, &mut |s, _| record(s, None, &mut summary))
-                    .map(|count| Summary {
-                        count,
-                        ..summary.clone()
-                    });
-            }
-            require_small(program)?;
+            let _ = want_distances;
             let sources: Vec<u64> = {
                 let mut t: Vec<u64> = targets
                     .iter()
@@ -153,7 +239,7 @@ pub fn enumerate(
             // A layer at distance d: counted at once when nothing is listed.
             let mut on_layer = |d: usize, layer: &[u64]| {
                 if !listing {
-                    summary.count += layer.len() as u128;
+                    summary.count.add(layer.len() as u128);
                     *summary.histogram.entry(d as u32).or_default() += layer.len() as u128;
                     return true;
                 }
@@ -168,7 +254,7 @@ pub fn enumerate(
                         Direction::Backward,
                         sources,
                         canon,
-                        request.max_memory,
+                        max_memory,
                         &mut on_layer,
                     )?;
                 }
@@ -179,7 +265,7 @@ pub fn enumerate(
                         Direction::Forward,
                         vec![start],
                         canon,
-                        request.max_memory,
+                        max_memory,
                         &mut on_layer,
                     )?;
                 }
@@ -187,7 +273,7 @@ pub fn enumerate(
                     // The states reachable from the start, then backwards from the
                     // targets through those states only.
                     let start = canon.canon(from.to_u64().unwrap_or(0));
-                    let reached = Reached::collect(program, start, canon, request.max_memory)?;
+                    let reached = Reached::collect(program, start, canon, max_memory)?;
                     let sources: Vec<u64> = sources
                         .into_iter()
                         .filter(|&t| reached.contains(t))
@@ -196,7 +282,7 @@ pub fn enumerate(
                         program,
                         sources,
                         canon,
-                        request.max_memory,
+                        max_memory,
                         &|s| reached.contains(s),
                         &mut on_layer,
                     )?;
@@ -205,10 +291,6 @@ pub fn enumerate(
         }
     }
     Ok(summary)
-}
-
-fn require_small(program: &Program) -> Result<()> {
-    crate::solve::search::Masks::new(program).map(|_| ())
 }
 
 /// The set of states reachable from a start: a bitmap up to
@@ -265,15 +347,16 @@ impl Reached {
 
 /// The solvable states of a linear puzzle without search: each target's coset
 /// `target + span(moves)`, walked in Gray-code order over a basis of the
-/// span, one XOR per state. Cosets shared by two targets are walked once.
-/// Returns the count (exact, whatever its size).
+/// span, one XOR per state, when `list`. Cosets shared by two targets are
+/// walked once. Returns the count, exact whatever its size.
 fn linear_states(
     program: &Program,
     targets: &[Bits],
-    visit: &mut dyn FnMut(u64, Option<u32>) -> bool,
-) -> Result<u128> {
-    let limits = Limits::default();
-    let linear = Linear::new(program, &limits)?;
+    limits: &Limits,
+    list: bool,
+    visit: &mut dyn FnMut(&Bits) -> bool,
+) -> Result<Count> {
+    let linear = Linear::new(program, limits)?;
     let rank = linear.rank();
     // Distinct cosets: a target whose difference from an earlier one lies in the span shares its coset.
     let mut cosets: Vec<&Bits> = Vec::new();
@@ -287,27 +370,24 @@ fn linear_states(
             cosets.push(t);
         }
     }
-    let count = (cosets.len() as u128)
-        .checked_shl(rank as u32)
-        .filter(|_| rank < 120)
-        .ok_or_else(|| Error::Limit {
-            what: "the rank".into(),
-            name: "count rank",
-            value: rank as u128,
-            limit: 119,
-            hint: "use `analyze` for the exact count of larger puzzles".into(),
-        })?;
-    let Some(basis) = span_basis(program, &linear)? else {
-        return Ok(count);
+    let count = Count {
+        mult: cosets.len() as u128,
+        shift: rank as u32,
     };
+    if !list {
+        return Ok(count);
+    }
+    let mut basis = LazyBasis::new(program, rank);
     for coset in cosets {
-        let mut s = coset.to_u64().unwrap_or(0);
-        if !visit(s, None) {
+        let mut s = coset.clone();
+        if !visit(&s) {
             return Ok(count);
         }
-        for i in 1u64..1u64 << basis.len() {
-            s ^= basis[i.trailing_zeros() as usize];
-            if !visit(s, None) {
+        // A u128 counter: past 2^128 states the walk could not finish anyway.
+        let end = 1u128.checked_shl(rank as u32).unwrap_or(u128::MAX);
+        for i in 1..end {
+            s.xor_assign(basis.get(i.trailing_zeros() as usize)?);
+            if !visit(&s) {
                 return Ok(count);
             }
         }
@@ -315,29 +395,68 @@ fn linear_states(
     Ok(count)
 }
 
-/// A basis of the span of the moves' flips, as one-word states: `None` for
-/// puzzles past 64 cells (which can be counted, not listed).
-fn span_basis(program: &Program, linear: &Linear) -> Result<Option<Vec<u64>>> {
-    if program.cells() > 64 {
-        return Ok(None);
-    }
-    let mut basis: Vec<u64> = Vec::new();
-    for m in program.moves() {
-        let mut v = m.flip.iter().fold(0u64, |w, c| w | 1 << c.0);
-        for &b in &basis {
-            v = v.min(v ^ b);
+/// A basis of the span of the moves' flips, found as the Gray-code walk
+/// needs it: vector `k` is first used after `2^k` states, so a listing cut
+/// short (`| head`) finds only the first few.
+struct LazyBasis<'a> {
+    flips: Box<dyn Iterator<Item = Bits> + 'a>,
+    /// The basis so far in echelon form, by ascending lowest cell.
+    echelon: Vec<(usize, Bits)>,
+    basis: Vec<Bits>,
+    rank: usize,
+}
+
+impl<'a> LazyBasis<'a> {
+    fn new(program: &'a Program, rank: usize) -> LazyBasis<'a> {
+        let cells = program.cells();
+        let flips: Box<dyn Iterator<Item = Bits> + 'a> = match program.stencil() {
+            Some(stencil) => Box::new((0..cells).map(move |c| {
+                let mut one = Bits::zeros(cells);
+                one.set(c, true);
+                let mut image = Bits::zeros(cells);
+                stencil.apply(&mut image, &one);
+                image
+            })),
+            None => Box::new(program.moves().iter().map(move |m| {
+                let mut v = Bits::zeros(cells);
+                for c in &m.flip {
+                    v.toggle(c.0);
+                }
+                v
+            })),
+        };
+        LazyBasis {
+            flips,
+            echelon: Vec::new(),
+            basis: Vec::new(),
+            rank,
         }
-        if v != 0 {
-            basis.push(v);
-            basis.sort_unstable_by(|a, b| b.cmp(a));
+    }
+
+    /// Basis vector `k`.
+    fn get(&mut self, k: usize) -> Result<&Bits> {
+        while self.basis.len() <= k {
+            let Some(flip) = self.flips.next() else {
+                return Err(Error::Internal(format!(
+                    "the moves span {} dimensions, but elimination says rank {}",
+                    self.basis.len(),
+                    self.rank
+                )));
+            };
+            let mut v = flip.clone();
+            // Each echelon vector's cells all lie at or past its lowest one.
+            for (lead, b) in &self.echelon {
+                if v.get(*lead) {
+                    v.xor_assign(b);
+                }
+            }
+            let lead = v.ones_iter().next();
+            if let Some(lead) = lead {
+                let at = self.echelon.partition_point(|(l, _)| *l < lead);
+                self.echelon.insert(at, (lead, v));
+                self.basis.push(flip);
+            }
         }
+        Ok(&self.basis[k])
     }
-    if basis.len() != linear.rank() {
-        return Err(Error::Internal(format!(
-            "the span has {} basis vectors, but elimination says rank {}",
-            basis.len(),
-            linear.rank()
-        )));
-    }
-    Ok(Some(basis))
 }

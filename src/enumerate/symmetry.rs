@@ -4,14 +4,9 @@ use rustc_hash::FxHashSet;
 
 use crate::board::CellId;
 use crate::enumerate::layers::Canon;
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::limits::Limits;
 use crate::program::{Goal, Program};
-use crate::puzzle::Puzzle;
-
-/// The most automorphisms a board may have for `--symmetry` (`symmetries`):
-/// a grid has at most 8, but a graph board can have far more (n! for a
-/// complete graph), and the full group is needed to count orbits.
-pub const MAX_AUTOMORPHISMS: usize = 4096;
 
 /// A group of cell permutations, with byte tables to apply them to a
 /// one-word state quickly.
@@ -28,19 +23,18 @@ impl Symmetries {
     /// The puzzle's symmetries: automorphisms of its board graph (found from
     /// the graph, not assumed) that map every move to a move and the goal's
     /// targets onto themselves, and fix every state of `fixed`. Refused when
-    /// the board has more than [`MAX_AUTOMORPHISMS`].
-    pub fn of(puzzle: &Puzzle, program: &Program, fixed: &[u64]) -> Result<Symmetries> {
-        let all = puzzle.board.automorphisms(MAX_AUTOMORPHISMS + 1);
-        if all.len() > MAX_AUTOMORPHISMS {
-            return Err(Error::Limit {
-                what: "the number of board automorphisms found before stopping".into(),
-                name: "symmetries",
-                value: all.len() as u128,
-                limit: MAX_AUTOMORPHISMS as u128,
-                hint: "orbits are counted with the whole group, applied to every state; \
-                       drop --symmetry"
-                    .into(),
-            });
+    /// the board has more than the limit `symmetries`.
+    pub fn of(program: &Program, fixed: &[u64], limits: &Limits) -> Result<Symmetries> {
+        let puzzle = program.puzzle();
+        let max = usize::try_from(limits.symmetries).unwrap_or(usize::MAX);
+        let all = puzzle.board.automorphisms(max.saturating_add(1));
+        if all.len() > max {
+            return Err(limits.exceeded(
+                "symmetries",
+                "the number of board automorphisms found before stopping",
+                all.len() as u128,
+                "orbits are counted with the whole group, applied to every state; drop --symmetry",
+            ));
         }
         let moves: FxHashSet<(Vec<CellId>, Vec<CellId>, Vec<CellId>)> = program
             .moves()

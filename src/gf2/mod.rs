@@ -322,6 +322,25 @@ impl Solver {
         }
     }
 
+    /// Eliminates `A`, given as a matrix (rows are equations, columns unknowns).
+    pub fn from_matrix(a: &Matrix) -> Solver {
+        let (n, m) = (a.rows(), a.cols());
+        let at = a.transpose();
+        let mut t = Matrix::zeros(m, n + m);
+        let words = n.div_ceil(64);
+        for j in 0..m {
+            t.row_mut(j)[..words].copy_from_slice(&at.row(j)[..words]);
+            t.set(j, n + j, true);
+        }
+        let pivots = t.rref(n);
+        Solver {
+            n,
+            m,
+            reduced: t,
+            pivots,
+        }
+    }
+
     /// The rank of `A`.
     pub fn rank(&self) -> usize {
         self.pivots.len()

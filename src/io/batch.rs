@@ -3,10 +3,12 @@
 use crate::bits::Bits;
 use crate::error::{Diagnostic, Error, Result};
 use crate::io::board::{read_row, tokens};
+use crate::limits::Limits;
+use crate::plan::{Engine, Preference, Query, plan};
 use crate::program::{Goal, Program};
 use crate::puzzle::Puzzle;
-use crate::solve::table::{AnswerTable, MAX_TABLE_CELLS};
-use crate::solve::{Limits, Linear, Outcome, SolverKind, solve_linear, solve_with};
+use crate::solve::table::AnswerTable;
+use crate::solve::{Linear, Outcome, run, solve_linear};
 use crate::spec::Header;
 
 /// The output of a batch run.
@@ -16,31 +18,33 @@ pub struct BatchOutput {
     pub text: Vec<u8>,
     /// What was accepted but dropped on the way, in input order.
     pub warnings: Vec<Diagnostic>,
+    /// How the boards were answered.
+    pub plan: crate::plan::Plan,
 }
 
 /// Reads the boards of `input` in the puzzle's batch format and answers each:
 /// the fewest moves (or the puzzle's `impossible` word), or for the
 /// fewest-pieces objective the fewest pieces that can remain.
 ///
-/// Many boards of a small puzzle are answered from an [`AnswerTable`]; a
-/// linear puzzle otherwise by the gf2 solver (eliminated once); others by a
-/// search each. `kind` picks the solver as `solve --solver` does.
+/// The [planner](crate::plan) picks the engine once for all the boards: an
+/// [`AnswerTable`] when it pays for itself, elimination (done once) for a
+/// linear puzzle, otherwise a search per board. `prefer` is `--solver`.
 ///
 /// ```
 /// let puzzle = pegflip::Puzzle::from_file("puzzles/pebble12.toml").unwrap();
 /// let input = b"2\n---oo-------\noooooooooooo\n";
-/// let out = pegflip::batch(&puzzle, &puzzle.compile().unwrap(), input, "<stdin>",
-///     &Default::default(), pegflip::SolverKind::Auto).unwrap();
+/// let out = pegflip::batch(&puzzle.compile().unwrap(), input, "<stdin>",
+///     &Default::default(), Default::default()).unwrap();
 /// assert_eq!(out.text, b"1\n12\n");
 /// ```
 pub fn batch(
-    puzzle: &Puzzle,
     program: &Program,
     input: &[u8],
     file: &str,
     limits: &Limits,
-    kind: SolverKind,
+    prefer: Preference,
 ) -> Result<BatchOutput> {
+    let puzzle = program.puzzle();
     let source = std::str::from_utf8(input).map_err(|e| {
         let text = String::from_utf8_lossy(input);
         Error::input(file, &text, e.valid_up_to(), "input is not valid UTF-8")
@@ -49,6 +53,7 @@ pub fn batch(
     let cells = program.cells();
     let words = cells.div_ceil(64).max(1);
     let count = boards.len() / words;
+    let plan = plan(program, &Query::Batch { boards: count }, prefer, limits)?;
     let impossible = puzzle.batch.impossible.as_bytes();
     let numbers: Vec<String> = (0..256).map(|n| n.to_string()).collect();
     let mut text = Vec::with_capacity(count * 3);
@@ -60,46 +65,43 @@ pub fn batch(
         }
         text.push(b'\n');
     };
-    let table = match kind {
-        SolverKind::Gf2 => false,
-        SolverKind::Bfs => use_table(cells, count),
-        SolverKind::Auto => use_table(cells, count),
-    };
-    if table {
-        let table = AnswerTable::build(program)?;
-        for &b in &boards {
-            answer(table.answer(b).map(|v| v as usize));
+    let objective = matches!(program.goal(), Goal::FewestPieces);
+    match plan.engine {
+        Engine::AnswerTable => {
+            let table = AnswerTable::build(program)?;
+            for &b in &boards {
+                answer(table.answer(b).map(|v| v as usize));
+            }
         }
-    } else if kind.resolve(program) == SolverKind::Gf2 {
-        let linear = Linear::new(program, limits)?;
-        for b in boards.chunks(words) {
-            let start = Bits::from_words(cells, b);
-            answer(match solve_linear(program, &linear, &start, limits)? {
-                Outcome::Solved(s) => Some(s.moves.len()),
-                Outcome::Unsolvable(_) => None,
-            });
+        Engine::Chase | Engine::DenseGf2 => {
+            let linear = match plan.engine {
+                Engine::Chase => Linear::chase(program, limits)?,
+                _ => Linear::dense(program, limits)?,
+            };
+            for b in boards.chunks(words) {
+                let start = Bits::from_words(cells, b);
+                answer(match solve_linear(program, &linear, &start, limits)? {
+                    Outcome::Solved(s) => Some(s.moves.len()),
+                    Outcome::Unsolvable(_) => None,
+                });
+            }
         }
-    } else {
-        // The search solvers refuse past 64 cells, and say why.
-        crate::solve::search::Masks::new(program)?;
-        let objective = matches!(program.goal(), Goal::FewestPieces);
-        for b in boards.chunks(words) {
-            let start = Bits::from_words(cells, b);
-            answer(
-                match solve_with(program, &start, limits, SolverKind::Bfs)? {
+        _ => {
+            for b in boards.chunks(words) {
+                let start = Bits::from_words(cells, b);
+                answer(match run(program, &plan, &start, limits)? {
                     Outcome::Solved(s) if objective => Some(s.end.count_ones()),
                     Outcome::Solved(s) => Some(s.moves.len()),
                     Outcome::Unsolvable(_) => None,
-                },
-            );
+                });
+            }
         }
     }
-    Ok(BatchOutput { text, warnings })
-}
-
-/// Whether an answer table (2^cells states) is cheaper than a search per board.
-fn use_table(cells: usize, boards: usize) -> bool {
-    cells <= MAX_TABLE_CELLS && (cells <= 20 || (boards as u64) << 12 >= 1u64 << cells)
+    Ok(BatchOutput {
+        text,
+        warnings,
+        plan,
+    })
 }
 
 /// Reads every board of the input: `cells.div_ceil(64)` words per board, one after another.

@@ -12,9 +12,9 @@
 
 use rustc_hash::FxHashSet;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::limits::Limits;
 use crate::program::{Goal, Program};
-use crate::solve::Limits;
 use crate::solve::search::{Found, Masks};
 
 /// Whether every move removes exactly one piece whatever the board (its flip
@@ -27,7 +27,7 @@ pub fn applies(program: &Program) -> bool {
     };
     let pieces = targets.first().map(|t| t.count_ones());
     targets.iter().all(|t| Some(t.count_ones()) == pieces)
-        && program.cells() <= super::search::MAX_SEARCH_CELLS
+        && program.cells() <= crate::limits::SEARCH_CELLS
         && !program.moves().is_empty()
         && program.moves().iter().all(|m| {
             let on = m.flip.iter().filter(|c| m.need_on.contains(c)).count();
@@ -84,6 +84,7 @@ pub(crate) fn dfs(
     }
     let near = near_targets(&masks, targets, start.count_ones());
     let depth = near.len() - 1;
+    let cap = super::search::state_cap(program.cells(), limits);
     let mut dead: FxHashSet<u64> = FxHashSet::default();
     // The path so far: (state, next move to try).
     let mut stack: Vec<(u64, usize)> = vec![(start, 0)];
@@ -126,14 +127,12 @@ pub(crate) fn dfs(
             dead.insert(s);
             stack.pop();
             moves.pop();
-            if dead.len() > limits.max_states {
-                return Err(Error::Limit {
-                    what: "the number of dead ends recorded".into(),
-                    name: "max-states",
-                    value: dead.len() as u128,
-                    limit: limits.max_states as u128,
-                    hint: "the search tree from this board is too large".into(),
-                });
+            if dead.len() as u64 > cap {
+                return Err(super::search::too_many_states(
+                    program.cells(),
+                    dead.len() as u64,
+                    limits,
+                ));
             }
         }
     }

@@ -14,100 +14,106 @@
 use rayon::prelude::*;
 
 use crate::bits::Bits;
+use crate::board::Lattice;
 use crate::gf2::{self, Solver};
-use crate::program::Program;
 use crate::puzzle::{Guard, MoveRule, Puzzle};
 
 /// A translation-invariant toggle on a full rectangle, ready to chase.
+///
+/// Chasing runs along rows or, on a board wider than it is tall, along
+/// columns (the board transposed), whichever leaves the smaller system:
+/// a 1 x 300,000 board is chased cell by cell and leaves one unknown.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GridStencil {
     rows: usize,
     cols: usize,
-    /// `(dr, dc)`, distinct.
+    /// `(dr, dc)` on the board, distinct.
     offsets: Vec<(isize, isize)>,
-    /// Whether chase order runs from the bottom row up.
+    /// Whether the chase runs on the transposed board.
+    transposed: bool,
+    /// Whether chase order runs from the last row (of the chased board) up.
     upward: bool,
 }
 
 impl GridStencil {
-    /// The stencil of a puzzle with one toggle rule on a full, non-wrapping
-    /// rectangle; `None` when the puzzle is anything else, or the stencil
-    /// does not allow chasing. Needs no compiled moves, so it works on boards
-    /// too large to list them.
+    /// The stencil of a puzzle whose one unguarded toggle rule covers a full,
+    /// non-wrapping square-lattice rectangle (an offset list, a preset, or
+    /// `open`/`closed` neighbourhoods); `None` when the puzzle is anything
+    /// else, or the stencil does not allow chasing. Needs no listed moves, so
+    /// it works on boards of any size.
     pub fn from_puzzle(puzzle: &Puzzle) -> Option<GridStencil> {
         let board = &puzzle.board;
-        if !board.is_rectangular() || board.wraps() {
+        if !board.is_rectangular() || board.wraps() || *board.lattice() != Lattice::Square {
             return None;
         }
-        let [
-            MoveRule::Toggle {
-                offsets: dirs,
-                guard: Guard::Always,
-            },
-        ] = puzzle.rules.as_slice()
-        else {
-            return None;
+        let offsets: Vec<(isize, isize)> = match puzzle.rules.as_slice() {
+            [
+                MoveRule::Toggle {
+                    offsets,
+                    guard: Guard::Always,
+                },
+            ] => offsets
+                .iter()
+                .map(|d| (d.dr as isize, d.dc as isize))
+                .collect(),
+            [
+                MoveRule::Adjacent {
+                    closed,
+                    guard: Guard::Always,
+                },
+            ] => {
+                let mut o = vec![(-1, 0), (1, 0), (0, -1), (0, 1)];
+                if *closed {
+                    o.push((0, 0));
+                }
+                o
+            }
+            _ => return None,
         };
-        let offsets = dirs
-            .iter()
-            .map(|d| (d.dr as isize, d.dc as isize))
-            .collect();
         GridStencil::new(board.rows(), board.cols(), offsets)
     }
 
-    /// The stencil read off a program's compiled moves: a full rectangle with
-    /// one unguarded toggle pressed at each cell (move `i` at cell `i`), every
-    /// one the same offsets clipped to the board. `None` otherwise.
-    pub fn from_program(program: &Program) -> Option<GridStencil> {
-        let [rows, cols] = program.grid()?;
-        let moves = program.moves();
-        if moves.len() != rows * cols {
-            return None;
-        }
-        let at = |cell: usize| (cell / cols) as isize;
-        let col = |cell: usize| (cell % cols) as isize;
-        let mut offsets: Vec<(isize, isize)> = Vec::new();
-        for (i, m) in moves.iter().enumerate() {
-            if m.cells.len() != 1 || m.cells[0].0 != i || !m.is_unguarded() {
-                return None;
-            }
-            for f in &m.flip {
-                let d = (at(f.0) - at(i), col(f.0) - col(i));
-                if !offsets.contains(&d) {
-                    offsets.push(d);
-                }
-            }
-        }
-        let stencil = GridStencil::new(rows, cols, offsets)?;
-        // Every move must be exactly the stencil, clipped to the board.
-        let same = moves.iter().enumerate().all(|(i, m)| {
-            let mut expected: Vec<usize> = stencil.cells_pressed_from(i).collect();
-            expected.sort_unstable();
-            expected.len() == m.flip.len() && expected.iter().zip(&m.flip).all(|(a, b)| *a == b.0)
-        });
-        same.then_some(stencil)
-    }
-
     fn new(rows: usize, cols: usize, offsets: Vec<(isize, isize)>) -> Option<GridStencil> {
-        let fits = |sign: isize| {
+        // Offsets that land off any board this size press nothing: drop them.
+        let offsets: Vec<(isize, isize)> = offsets
+            .into_iter()
+            .filter(|&(dr, dc)| dr.unsigned_abs() < rows && dc.unsigned_abs() < cols)
+            .collect();
+        let fits = |rows: usize, offsets: &[(isize, isize)], sign: isize| {
             offsets
                 .iter()
                 .all(|&(dr, dc)| sign * dr >= -1 && (sign * dr != -1 || dc == 0))
                 && (rows == 1 || offsets.contains(&(-sign, 0)))
         };
-        let upward = if fits(1) {
-            false
-        } else if fits(-1) {
-            true
-        } else {
-            return None;
-        };
+        let swapped: Vec<(isize, isize)> = offsets.iter().map(|&(dr, dc)| (dc, dr)).collect();
+        // (transposed, upward): the chase leaves a system as wide as the chased rows.
+        let mut ways = vec![(false, false), (false, true), (true, false), (true, true)];
+        ways.sort_by_key(|&(t, _)| if t { rows } else { cols });
+        let (transposed, upward) = ways.into_iter().find(|&(t, up)| {
+            let sign = if up { -1 } else { 1 };
+            if t {
+                fits(cols, &swapped, sign)
+            } else {
+                fits(rows, &offsets, sign)
+            }
+        })?;
         Some(GridStencil {
             rows,
             cols,
             offsets,
+            transposed,
             upward,
         })
+    }
+
+    /// The same stencil with every offset negated: pressing `p` of the
+    /// negated stencil touches the cells whose presses touch `p`.
+    pub fn negated(&self) -> GridStencil {
+        GridStencil {
+            offsets: self.offsets.iter().map(|&(dr, dc)| (-dr, -dc)).collect(),
+            upward: !self.upward,
+            ..self.clone()
+        }
     }
 
     /// Rows of the grid.
@@ -120,14 +126,38 @@ impl GridStencil {
         self.cols
     }
 
-    /// The cells toggled by pressing `cell`.
-    fn cells_pressed_from(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
-        let (r, c) = ((cell / self.cols) as isize, (cell % self.cols) as isize);
-        self.offsets.iter().filter_map(move |&(dr, dc)| {
-            let (r, c) = (r + dr, c + dc);
-            ((0..self.rows as isize).contains(&r) && (0..self.cols as isize).contains(&c))
-                .then(|| r as usize * self.cols + c as usize)
-        })
+    /// The chased board's rows and columns: the system left after chasing
+    /// has one unknown per chased column.
+    fn chase_dims(&self) -> (usize, usize) {
+        if self.transposed {
+            (self.cols, self.rows)
+        } else {
+            (self.rows, self.cols)
+        }
+    }
+
+    /// Estimated peak memory in bytes and work in word operations of
+    /// eliminating and solving one board.
+    pub fn estimate(&self) -> (u128, u128) {
+        let (rows, cols) = self.chase_dims();
+        let (rows, cols) = (rows as u128, cols as u128);
+        let words = cols.div_ceil(64);
+        let reach = self
+            .offsets
+            .iter()
+            .map(|o| o.0.unsigned_abs())
+            .max()
+            .unwrap_or(0) as u128;
+        // Boards: the input, padded state and presses, the output, the replay check.
+        let boards = 8 * rows * words * 8;
+        // The symbolic chase: two blocks at once, each (reach + 3) rows of cols x 8 words.
+        let symbolic = 2 * (reach + 3) * cols * 8 * 8;
+        // The residual matrix, its transpose augmented with the identity.
+        let system = cols * words * 8 * 3 + cols * 8 * 8;
+        let memory = boards + symbolic + system + (1 << 20);
+        let offsets = self.offsets.len() as u128;
+        let work = rows * offsets * cols * words + cols * cols * words / 8 + rows * words * offsets;
+        (memory, work)
     }
 
     /// Offsets in chase order: rows ahead (the row before is -1) and columns.
@@ -135,13 +165,15 @@ impl GridStencil {
         let sign = if self.upward { -1 } else { 1 };
         self.offsets
             .iter()
-            .map(|&(dr, dc)| (sign * dr, dc))
+            .map(|&(dr, dc)| if self.transposed { (dc, dr) } else { (dr, dc) })
+            .map(|(dr, dc)| (sign * dr, dc))
             .collect()
     }
 
-    /// The grid row of chase row `t`.
+    /// The chased board's row of chase row `t`.
     fn row_of(&self, t: usize) -> usize {
-        if self.upward { self.rows - 1 - t } else { t }
+        let (rows, _) = self.chase_dims();
+        if self.upward { rows - 1 - t } else { t }
     }
 
     /// Toggles into `state` every cell that `presses` (a set of pressed cells) flips.
@@ -164,23 +196,24 @@ impl GridStencil {
     /// linear function of the first row's presses.
     pub fn eliminate(&self) -> GridLinear {
         const BLOCK: usize = 8; // words of first-row variables per block
-        let words = self.cols.div_ceil(64);
+        let (_, cols) = self.chase_dims();
+        let words = cols.div_ceil(64);
         let blocks: Vec<(usize, Vec<u64>)> = (0..words)
             .step_by(BLOCK)
             .collect::<Vec<_>>()
             .into_par_iter()
             .map(|w0| (w0, self.symbolic(w0, BLOCK.min(words - w0))))
             .collect();
-        let mut columns = vec![Vec::new(); self.cols];
+        // Row x of the residual: which first-row presses reach last-row cell x.
+        let mut residual_rows = gf2::Matrix::zeros(cols, cols);
         for (w0, residual) in blocks {
             let wb = BLOCK.min(words - w0);
-            for x in 0..self.cols {
-                for j in gf2::ones(&residual[x * wb..(x + 1) * wb]) {
-                    columns[w0 * 64 + j].push(x);
-                }
+            for x in 0..cols {
+                residual_rows.row_mut(x)[w0..w0 + wb]
+                    .copy_from_slice(&residual[x * wb..(x + 1) * wb]);
             }
         }
-        let system = Solver::new(self.cols, &columns);
+        let system = Solver::from_matrix(&residual_rows);
         let null_first = system.null_space();
         GridLinear {
             stencil: self.clone(),
@@ -194,7 +227,7 @@ impl GridStencil {
     /// Each stencil offset moves a whole row of vectors with one slice XOR,
     /// restricted to the light cone where the presses can be non-zero.
     fn symbolic(&self, w0: usize, wb: usize) -> Vec<u64> {
-        let (rows, cols) = (self.rows, self.cols);
+        let (rows, cols) = self.chase_dims();
         let offsets = self.chase_offsets();
         let reach = offsets
             .iter()
@@ -276,11 +309,13 @@ impl GridLinear {
         self.stencil.rows * self.stencil.cols - self.nullity()
     }
 
-    /// A basis of the quiet patterns: pressed-cell sets that change nothing.
-    pub fn quiet_patterns(&self) -> Vec<Bits> {
+    /// The first `count` quiet patterns of a basis: pressed-cell sets that
+    /// change nothing.
+    pub fn quiet_patterns(&self, count: usize) -> Vec<Bits> {
         let n = self.stencil.rows * self.stencil.cols;
         self.null_first
             .iter()
+            .take(count)
             .map(|z| self.chase(&Bits::zeros(n), z).0)
             .collect()
     }
@@ -305,7 +340,12 @@ impl GridLinear {
     /// last row's residual.
     fn chase(&self, b: &Bits, first: &[u64]) -> (Bits, Bits) {
         let s = &self.stencil;
-        let (rows, cols) = (s.rows, s.cols);
+        let (rows, cols) = s.chase_dims();
+        let b = if s.transposed {
+            &transpose(b, s.rows, s.cols)
+        } else {
+            b
+        };
         let mut state = Padded::from_bits(b, rows, cols);
         let mut presses = Padded::new(rows, cols);
         let offsets = s.chase_offsets();
@@ -329,8 +369,25 @@ impl GridLinear {
             }
         }
         let last = state.row(s.row_of(rows - 1));
-        (presses.to_bits(), Bits::from_words(cols, last))
+        let presses = presses.to_bits();
+        // The chased board is rows x cols; the board is its transpose.
+        let presses = if s.transposed {
+            transpose(&presses, rows, cols)
+        } else {
+            presses
+        };
+        (presses, Bits::from_words(cols, last))
     }
+}
+
+/// The transpose of a `rows x cols` row-major bit grid: `cols x rows`.
+fn transpose(bits: &Bits, rows: usize, cols: usize) -> Bits {
+    let mut out = Bits::zeros(rows * cols);
+    for i in bits.ones_iter() {
+        let (r, c) = (i / cols, i % cols);
+        out.set(c * rows + r, true);
+    }
+    out
 }
 
 /// A row-major bit grid with each row starting on a word.

@@ -18,9 +18,9 @@
 use crate::bits::Bits;
 use crate::error::{Error, Result};
 use crate::gf2::{self, Solver};
+use crate::limits::Limits;
 use crate::program::Program;
-use crate::solve::Limits;
-use crate::solve::grid::{GridLinear, GridStencil};
+use crate::solve::grid::GridLinear;
 
 /// A proof that a target cannot be reached: a set of cells `Q` such that every
 /// move flips an even number of cells of `Q`, while the board and the target
@@ -39,10 +39,22 @@ impl Certificate {
     /// even number of its cells, and `start` differs from the target on an
     /// odd number of them. Returns the first failure in words.
     pub fn check(&self, program: &Program, start: &Bits) -> std::result::Result<(), String> {
-        for (i, m) in program.moves().iter().enumerate() {
-            let hits = m.flip.iter().filter(|c| self.cells.get(c.0)).count();
-            if hits % 2 == 1 {
-                return Err(format!("move {i} flips {hits} cells of the certificate"));
+        if let Some(stencil) = program.stencil() {
+            // Press p flips the cells p + o; the negated stencil, applied to Q,
+            // counts at p the parity of the cells of Q that pressing p flips.
+            let mut hits = Bits::zeros(program.cells());
+            stencil.negated().apply(&mut hits, &self.cells);
+            if let Some(i) = hits.ones_iter().next() {
+                return Err(format!(
+                    "move {i} flips an odd number of cells of the certificate"
+                ));
+            }
+        } else {
+            for (i, m) in program.moves().iter().enumerate() {
+                let hits = m.flip.iter().filter(|c| self.cells.get(c.0)).count();
+                if hits % 2 == 1 {
+                    return Err(format!("move {i} flips {hits} cells of the certificate"));
+                }
             }
         }
         let mut diff = start.clone();
@@ -93,49 +105,41 @@ pub fn require_linear(program: &Program) -> Result<()> {
 }
 
 impl Linear {
-    /// Eliminates a linear program: by light chasing where it applies,
-    /// otherwise densely (refused past `limits.gf2_memory`).
+    /// Eliminates a linear program: by light chasing where it has a stencil,
+    /// otherwise densely (refused past the limits).
     pub fn new(program: &Program, limits: &Limits) -> Result<Linear> {
         require_linear(program)?;
-        match Linear::chase(program) {
-            Some(linear) => Ok(linear),
+        match program.stencil() {
+            Some(_) => Linear::chase(program, limits),
             None => Linear::dense(program, limits),
         }
     }
 
-    /// Dense elimination of `[Aᵀ | I]`, whatever the board.
+    /// Dense elimination of `[Aᵀ | I]`, whatever the board (refused past
+    /// `max-memory` and `gf2-work`).
     pub fn dense(program: &Program, limits: &Limits) -> Result<Linear> {
         require_linear(program)?;
+        if let Some(reason) = program.unlisted_reason() {
+            return Err(Error::Usage(reason.to_string()));
+        }
         let (n, m) = (program.cells(), program.moves().len());
         let bytes = gf2::matrix_bytes(m, n + m);
-        if bytes > limits.gf2_memory as u128 {
-            return Err(Error::Limit {
-                what: format!("the memory to eliminate {m} moves over {n} cells (estimated)"),
-                name: "gf2-memory",
-                value: bytes,
-                limit: limits.gf2_memory as u128,
-                hint: "dense elimination needs moves x (cells + moves) bits; light chasing \
-                       would need a rectangular board whose toggles reach one row ahead only \
-                       at the cell directly beside"
-                    .into(),
-            });
-        }
+        limits.check(
+            "max-memory",
+            format!("the memory to eliminate {m} moves over {n} cells (estimated)"),
+            bytes,
+            "dense elimination needs moves x (cells + moves) bits; light chasing would need a \
+             rectangular board whose toggles reach one row ahead only at the cell directly beside",
+        )?;
         // Four Russians: each of n/8 column blocks touches every row once.
         let work = m as u128 * (n + m).div_ceil(64) as u128 * n.div_ceil(8) as u128;
-        if work > limits.gf2_work as u128 {
-            return Err(Error::Limit {
-                what: format!(
-                    "the work to eliminate {m} moves over {n} cells (estimated word operations)"
-                ),
-                name: "gf2-work",
-                value: work,
-                limit: limits.gf2_work as u128,
-                hint: "dense elimination grows with the cube of the cells; light chasing would \
-                       need a rectangular board whose toggles reach one row ahead only at the \
-                       cell directly beside"
-                    .into(),
-            });
-        }
+        limits.check(
+            "gf2-work",
+            format!("the work to eliminate {m} moves over {n} cells (estimated word operations)"),
+            work,
+            "dense elimination grows with the cube of the cells; light chasing would need a \
+             rectangular board whose toggles reach one row ahead only at the cell directly beside",
+        )?;
         let columns: Vec<Vec<usize>> = program
             .moves()
             .iter()
@@ -155,15 +159,22 @@ impl Linear {
         })
     }
 
-    /// Light chasing, when the program's moves are one stencil on a full
-    /// rectangle that chasing applies to (see [`GridStencil`]).
-    pub fn chase(program: &Program) -> Option<Linear> {
-        let grid = GridStencil::from_program(program)?.eliminate();
-        // Move i presses cell i, so pressed-cell sets are press sets.
-        Some(Linear {
-            moves: program.moves().len(),
+    /// Light chasing the program's stencil. Quiet patterns are expanded to
+    /// whole boards only as far as the coset walk can use them
+    /// (`coset-work`), so that a large null space never fills memory.
+    /// Dense elimination when the program has no stencil.
+    pub fn chase(program: &Program, limits: &Limits) -> Result<Linear> {
+        let Some(stencil) = program.stencil() else {
+            return Linear::dense(program, limits);
+        };
+        let grid = stencil.eliminate();
+        let words = program.cells().div_ceil(64).max(1) as u64;
+        let walkable = (limits.coset_work / words).max(1).ilog2() as usize;
+        // Pressed-cell sets are press sets: move i presses cell i.
+        Ok(Linear {
+            moves: program.cells(),
             rank: grid.rank(),
-            null: grid.quiet_patterns(),
+            null: grid.quiet_patterns(walkable.min(grid.nullity())),
             engine: Engine::Chase(Box::new(grid)),
         })
     }
@@ -186,7 +197,9 @@ impl Linear {
         self.moves - self.rank
     }
 
-    /// A basis of the null space (the quiet patterns), as press sets over moves.
+    /// A basis of the null space (the quiet patterns), as press sets over
+    /// moves. After chasing a very large board, only the first of them (as
+    /// many as the coset walk can use); [`Linear::nullity`] counts them all.
     pub fn null_space(&self) -> &[Bits] {
         &self.null
     }
@@ -220,16 +233,34 @@ impl Linear {
 }
 
 /// The fewest-presses member of the coset `x + span(null)`, walking it in
-/// Gray-code order (one XOR per candidate). Past `max_work` word operations
-/// it walks only the span of the first vectors that fit, and says the answer
-/// is not proven optimal.
-pub fn fewest_presses(x: &Bits, null: &[Bits], max_work: u64) -> (Bits, bool) {
+/// Gray-code order (one XOR per candidate) when `null` is the whole basis of
+/// the null space (`nullity` vectors) and the walk fits in `max_work` word
+/// operations. Otherwise a walk would prove nothing, so a
+/// cheap descent stands in for it: add any basis vector that lowers the
+/// weight, until none does; the answer is then said not to be proven optimal.
+pub fn fewest_presses(x: &Bits, null: &[Bits], nullity: usize, max_work: u64) -> (Bits, bool) {
     let words = x.words().len().max(1) as u64;
-    let mut d = null.len();
-    while d > 0 && (1u64 << d.min(63)).saturating_mul(words) > max_work {
-        d -= 1;
+    let d = null.len();
+    let complete = d == nullity && d < 64 && (1u64 << d).saturating_mul(words) <= max_work;
+    if !complete {
+        let mut best = x.clone();
+        let mut weight = best.count_ones();
+        let mut improved = true;
+        let mut passes = 0;
+        while improved && passes < 64 {
+            improved = false;
+            passes += 1;
+            for q in null {
+                let mut next = best.clone();
+                next.xor_assign(q);
+                let w = next.count_ones();
+                if w < weight {
+                    (best, weight, improved) = (next, w, true);
+                }
+            }
+        }
+        return (best, false);
     }
-    let complete = d == null.len();
     let mut current = x.clone();
     let mut best = x.clone();
     let mut best_weight = x.count_ones();
@@ -241,7 +272,7 @@ pub fn fewest_presses(x: &Bits, null: &[Bits], max_work: u64) -> (Bits, bool) {
             best = current.clone();
         }
     }
-    (best, complete)
+    (best, true)
 }
 
 fn bits_from_words(len: usize, words: &[u64]) -> Bits {
@@ -250,12 +281,4 @@ fn bits_from_words(len: usize, words: &[u64]) -> Bits {
         bits.set(i, true);
     }
     bits
-}
-
-/// Whether light chasing applies to a program: its moves are one toggle
-/// stencil on a full rectangle, reaching the row before (in one of the two
-/// vertical chase orders) only at the cell directly beside, and nothing
-/// further back.
-pub fn chase_applies(program: &Program) -> bool {
-    GridStencil::from_program(program).is_some()
 }

@@ -8,65 +8,12 @@ pub mod table;
 
 use crate::bits::Bits;
 use crate::error::{Error, Result};
+use crate::limits::Limits;
+use crate::plan::{Engine, Plan, Preference, Query, plan};
 use crate::program::{Goal, Program};
 
 pub use linear::{Certificate, Linear};
 pub use table::AnswerTable;
-
-/// Limits on the solvers' work, each with a documented default.
-#[derive(Clone, Debug)]
-pub struct Limits {
-    /// The most states one search may visit (`max-states`); default 2^25.
-    pub max_states: usize,
-    /// The most memory dense GF(2) elimination may take, in bytes
-    /// (`gf2-memory`); default 4 GiB.
-    pub gf2_memory: u64,
-    /// The most 64-bit word operations dense elimination may be estimated to
-    /// take (`gf2-work`); default 2^35, about half a minute here.
-    pub gf2_work: u64,
-    /// The most word operations spent walking a solution coset for the fewest
-    /// presses (`coset-work`); default 2^32. Past it the answer is the best
-    /// found, marked not optimal.
-    pub coset_work: u64,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_states: 1 << 25,
-            gf2_memory: 4 << 30,
-            gf2_work: 1 << 35,
-            coset_work: 1 << 32,
-        }
-    }
-}
-
-/// Which solver answers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum SolverKind {
-    /// gf2 for linear puzzles with targets, search otherwise.
-    #[default]
-    Auto,
-    /// Breadth-first search (at most 64 cells).
-    Bfs,
-    /// GF(2) elimination; refuses puzzles with guarded moves.
-    Gf2,
-}
-
-impl SolverKind {
-    /// The solver `Auto` stands for on this program.
-    pub fn resolve(self, program: &Program) -> SolverKind {
-        match self {
-            SolverKind::Auto
-                if program.is_linear() && matches!(program.goal(), Goal::Targets(_)) =>
-            {
-                SolverKind::Gf2
-            }
-            SolverKind::Auto => SolverKind::Bfs,
-            other => other,
-        }
-    }
-}
 
 /// Why no solution exists.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,8 +48,9 @@ pub enum Outcome {
 }
 
 /// Finds the fewest moves from `start` to the goal (or, for the fewest-pieces
-/// objective, the best end with the fewest moves), by breadth-first search.
-/// The answer is replayed on the program before it is returned.
+/// objective, the best end with the fewest moves), by the engine the
+/// [planner](crate::plan) picks. The answer is checked on the program before
+/// it is returned.
 ///
 /// ```
 /// let puzzle = pegflip::Puzzle::parse(r#"
@@ -122,23 +70,36 @@ pub enum Outcome {
 /// assert_eq!((s.moves.len(), s.end.count_ones()), (2, 1));
 /// ```
 pub fn solve(program: &Program, start: &Bits, limits: &Limits) -> Result<Outcome> {
-    solve_with(program, start, limits, SolverKind::Auto)
+    solve_with(program, start, limits, Preference::Auto)
 }
 
-/// [`solve()`] with a chosen solver. `Gf2` refuses a puzzle with guarded moves
-/// or an objective; `Bfs` refuses one of more than 64 cells.
+/// [`solve()`] with a preferred engine: `Gf2` refuses a puzzle with guarded
+/// moves or an objective; `Search` refuses one of more than 64 cells.
 pub fn solve_with(
     program: &Program,
     start: &Bits,
     limits: &Limits,
-    kind: SolverKind,
+    prefer: Preference,
 ) -> Result<Outcome> {
-    match kind.resolve(program) {
-        SolverKind::Gf2 => {
-            let linear = Linear::new(program, limits)?;
+    let plan = plan(program, &Query::Solve, prefer, limits)?;
+    run(program, &plan, start, limits)
+}
+
+/// Solves one board with the engine `plan` names.
+pub fn run(program: &Program, plan: &Plan, start: &Bits, limits: &Limits) -> Result<Outcome> {
+    match plan.engine {
+        Engine::Chase | Engine::DenseGf2 => {
+            let linear = match plan.engine {
+                Engine::Chase => Linear::chase(program, limits)?,
+                _ => Linear::dense(program, limits)?,
+            };
             solve_linear(program, &linear, start, limits)
         }
-        _ => solve_bfs(program, start, limits),
+        Engine::PegDfs | Engine::Bfs => solve_search(program, plan.engine, start, limits),
+        other => Err(Error::Internal(format!(
+            "the {} engine does not solve single boards",
+            other.name()
+        ))),
     }
 }
 
@@ -164,8 +125,12 @@ pub fn solve_linear(
         b.xor_assign(target);
         match linear.solve(program, &b) {
             Ok(x) => {
-                let (x, optimal) =
-                    linear::fewest_presses(&x, linear.null_space(), limits.coset_work);
+                let (x, optimal) = linear::fewest_presses(
+                    &x,
+                    linear.null_space(),
+                    linear.nullity(),
+                    limits.coset_work,
+                );
                 all_optimal &= optimal;
                 if best
                     .as_ref()
@@ -200,7 +165,12 @@ pub fn solve_linear(
     Ok(outcome)
 }
 
-fn solve_bfs(program: &Program, start: &Bits, limits: &Limits) -> Result<Outcome> {
+fn solve_search(
+    program: &Program,
+    engine: Engine,
+    start: &Bits,
+    limits: &Limits,
+) -> Result<Outcome> {
     let (certificates, open) = relaxation(program, start, limits);
     if let Some(certificates) = certificates {
         let outcome = Outcome::Unsolvable(Proof::Parity(certificates));
@@ -208,7 +178,7 @@ fn solve_bfs(program: &Program, start: &Bits, limits: &Limits) -> Result<Outcome
         return Ok(outcome);
     }
     let word = start.to_u64().unwrap_or(0);
-    let found = if dfs::applies(program) {
+    let found = if engine == Engine::PegDfs {
         // Only the targets that parity does not rule out are searched for.
         let targets: Vec<u64> = match program.goal() {
             Goal::Targets(t) => t
@@ -253,21 +223,7 @@ fn relaxation(
     if program.is_linear() {
         return (None, None);
     }
-    let relaxed_moves = program
-        .moves()
-        .iter()
-        .map(|m| crate::Move {
-            need_on: Vec::new(),
-            need_off: Vec::new(),
-            ..m.clone()
-        })
-        .collect();
-    let relaxed = Program::new(
-        program.cells(),
-        relaxed_moves,
-        program.goal().clone(),
-        program.grid(),
-    );
+    let relaxed = program.relaxed();
     let Ok(linear) = Linear::dense(&relaxed, limits) else {
         return (None, None);
     };
@@ -317,94 +273,4 @@ pub fn check(program: &Program, start: &Bits, outcome: &Outcome) -> Result<()> {
         ));
     }
     Ok(())
-}
-
-/// Solves a board of a puzzle too large to list its moves (past
-/// [`crate::puzzle::MAX_LISTED`] cells), by light chasing its one toggle
-/// stencil. The solution's `moves` are the pressed cells (move `i` presses
-/// cell `i`, as when the moves are listed). The answer is replayed through
-/// the stencil before it is returned, and a certificate is checked.
-pub fn solve_grid(puzzle: &crate::Puzzle, start: &Bits, limits: &Limits) -> Result<Outcome> {
-    let crate::puzzle::GoalRule::Targets(targets) = &puzzle.goal else {
-        return Err(Error::Usage(
-            "past the listed-moves limit only target goals can be solved (by light chasing)".into(),
-        ));
-    };
-    let stencil = grid::GridStencil::from_puzzle(puzzle).ok_or_else(|| {
-        Error::Usage(
-            "this board is too large to list its moves, and light chasing does not apply: it \
-             needs a full, non-wrapping rectangle with one toggle rule whose stencil reaches the \
-             row before only at the cell directly beside"
-                .into(),
-        )
-    })?;
-    let grid = stencil.eliminate();
-    let quiet = grid.quiet_patterns();
-    let mut best: Option<(Bits, bool)> = None;
-    let mut certificates = Vec::new();
-    let mut proved = true;
-    let mut all_optimal = true;
-    for (_, target) in targets {
-        let mut b = start.clone();
-        b.xor_assign(target);
-        match grid.solve(&b) {
-            Some(x) => {
-                let (x, optimal) = linear::fewest_presses(&x, &quiet, limits.coset_work);
-                all_optimal &= optimal;
-                if best
-                    .as_ref()
-                    .is_none_or(|(b, _)| x.count_ones() < b.count_ones())
-                {
-                    best = Some((x, optimal));
-                }
-            }
-            None if grid.is_symmetric() => {
-                let q = quiet
-                    .iter()
-                    .find(|q| q.ones_iter().filter(|&c| b.get(c)).count() % 2 == 1)
-                    .cloned();
-                match q {
-                    Some(cells) => certificates.push(Certificate {
-                        target: target.clone(),
-                        cells,
-                    }),
-                    None => proved = false,
-                }
-            }
-            None => proved = false,
-        }
-    }
-    let outcome = match best {
-        Some((presses, _)) => {
-            let mut end = start.clone();
-            stencil.apply(&mut end, &presses);
-            if !targets.iter().any(|(_, t)| *t == end) {
-                return Err(Error::Internal(
-                    "a chased press set does not reach a target".into(),
-                ));
-            }
-            Outcome::Solved(Solution {
-                moves: presses.ones_iter().collect(),
-                end,
-                optimal: all_optimal,
-            })
-        }
-        None if proved => {
-            for c in &certificates {
-                // Symmetric stencil: every press flips an even number of Q's cells exactly
-                // when pressing Q changes nothing.
-                let mut image = Bits::zeros(start.len());
-                stencil.apply(&mut image, &c.cells);
-                let mut diff = start.clone();
-                diff.xor_assign(&c.target);
-                let odd = diff.ones_iter().filter(|&i| c.cells.get(i)).count() % 2 == 1;
-                if image.count_ones() != 0 || !odd {
-                    return Err(Error::Internal("a certificate fails its check".into()));
-                }
-            }
-            Outcome::Unsolvable(Proof::Parity(certificates))
-        }
-        None => Outcome::Unsolvable(Proof::Rank),
-    };
-    Ok(outcome)
 }

@@ -1,11 +1,62 @@
 //! Breadth-first search from one board over states of at most 64 cells.
 
 use crate::error::{Error, Result};
+use crate::limits::{Limits, SEARCH_CELLS};
 use crate::program::{Goal, Program};
-use crate::solve::Limits;
 
-/// The most cells a state of the search solvers may have: one 64-bit word.
-pub const MAX_SEARCH_CELLS: usize = 64;
+/// The bytes one visited state costs: its entry in a layer (state and move)
+/// and, past 30 cells, in the hash set of seen states.
+pub const BYTES_PER_STATE: u128 = 32;
+
+/// The bytes a search holds whatever it visits: the seen-bitmap, up to 30 cells.
+pub fn fixed_bytes(cells: usize) -> u128 {
+    if cells <= BITMAP_CELLS {
+        (1u128 << cells).div_ceil(8)
+    } else {
+        0
+    }
+}
+
+/// The most cells for which the seen set is a bitmap: 2^30 bits, 128 MiB.
+const BITMAP_CELLS: usize = 30;
+
+/// The most states a search may hold: `max-states`, and as many as fit in
+/// `max-memory` beside its fixed part.
+pub fn state_cap(cells: usize, limits: &Limits) -> u64 {
+    let room = u128::from(limits.max_memory).saturating_sub(fixed_bytes(cells));
+    let by_memory = (room / BYTES_PER_STATE).min(u128::from(u64::MAX)) as u64;
+    limits.max_states.min(by_memory)
+}
+
+/// The error for a search that reached its state cap.
+pub fn too_many_states(cells: usize, visited: u64, limits: &Limits) -> Error {
+    let by_memory = state_cap(cells, limits) < limits.max_states;
+    let (name, hint) = if by_memory {
+        (
+            "max-memory",
+            "the states this search must hold do not fit: raise --max-memory if the machine \
+             has room",
+        )
+    } else {
+        (
+            "max-states",
+            "the state space reachable from this board is too large to search: raise it with \
+             --set limits.max-states=N",
+        )
+    };
+    let (what, value) = if by_memory {
+        (
+            "the memory the states visited so far hold".to_string(),
+            u128::from(visited) * BYTES_PER_STATE + fixed_bytes(cells),
+        )
+    } else {
+        (
+            "the number of states visited".to_string(),
+            u128::from(visited),
+        )
+    };
+    limits.exceeded(name, what, value, hint)
+}
 
 /// A program's moves as single-word masks, for the search solvers.
 #[derive(Clone, Debug)]
@@ -18,12 +69,12 @@ pub(crate) struct Masks {
 impl Masks {
     /// The masks of `program`, or the limit error when it has more than 64 cells.
     pub fn new(program: &Program) -> Result<Masks> {
-        if program.cells() > MAX_SEARCH_CELLS {
+        if program.cells() > SEARCH_CELLS {
             return Err(Error::Limit {
                 what: "the number of cells".into(),
-                name: "search cells",
+                name: "search-cells",
                 value: program.cells() as u128,
-                limit: MAX_SEARCH_CELLS as u128,
+                limit: SEARCH_CELLS as u128,
                 hint: "the search solvers keep a state in one 64-bit word; a larger puzzle \
                        needs a linear (toggle-only) puzzle and an elimination solver"
                     .into(),
@@ -68,9 +119,10 @@ pub(crate) fn bfs(program: &Program, start: u64, limits: &Limits) -> Result<Opti
         Goal::FewestPieces => Vec::new(),
     };
     let objective = matches!(program.goal(), Goal::FewestPieces);
+    let cap = state_cap(program.cells(), limits);
     let mut seen = Seen::new(program.cells());
     seen.insert(start);
-    let mut visited = 1usize;
+    let mut visited = 1u64;
     // Each layer lists its states with the move that first reached them.
     let mut layers: Vec<Vec<(u64, u32)>> = vec![vec![(start, START)]];
     let mut best = (start, 0);
@@ -88,20 +140,14 @@ pub(crate) fn bfs(program: &Program, start: u64, limits: &Limits) -> Result<Opti
                 if masks.legal(s, m) {
                     let t = s ^ masks.flip[m];
                     if seen.insert(t) {
+                        visited += 1;
+                        if visited > cap {
+                            return Err(too_many_states(program.cells(), visited, limits));
+                        }
                         next.push((t, m as u32));
                     }
                 }
             }
-        }
-        visited += next.len();
-        if visited > limits.max_states {
-            return Err(Error::Limit {
-                what: "the number of states visited".into(),
-                name: "max-states",
-                value: visited as u128,
-                limit: limits.max_states as u128,
-                hint: "the state space reachable from this board is too large to search".into(),
-            });
         }
         if next.is_empty() {
             break;
@@ -123,7 +169,7 @@ enum Seen {
 
 impl Seen {
     fn new(cells: usize) -> Seen {
-        if cells <= 30 {
+        if cells <= BITMAP_CELLS {
             Seen::Bitmap(vec![0; (1usize << cells).div_ceil(64)])
         } else {
             Seen::Hashed(Default::default())

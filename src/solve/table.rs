@@ -9,8 +9,7 @@ use crate::error::{Error, Result};
 use crate::program::{Goal, Program};
 use crate::solve::search::Masks;
 
-/// The most cells an answer table may cover: one byte per state, 2^cells bytes.
-pub const MAX_TABLE_CELLS: usize = 26;
+use crate::limits::TABLE_CELLS as MAX_TABLE_CELLS;
 
 const UNSEEN: u8 = u8::MAX;
 
@@ -30,7 +29,7 @@ impl AnswerTable {
         if cells > MAX_TABLE_CELLS {
             return Err(Error::Limit {
                 what: "the number of cells".into(),
-                name: "table cells",
+                name: "table-cells",
                 value: cells as u128,
                 limit: MAX_TABLE_CELLS as u128,
                 hint: format!("an answer table needs 2^{cells} bytes"),

@@ -4,7 +4,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use pegflip::{Bits, Error, Limits, Override, Puzzle, SolverKind};
+use pegflip::{Bits, Error, Limits, Override, Preference, Puzzle};
 
 /// A small, fast, seeded generator (splitmix64).
 pub struct Rng(pub u64);
@@ -299,7 +299,7 @@ fn case(seed: u64) -> Result<Tally, String> {
         program.cells(),
         rng.next() & ((1u64 << program.cells()) - 1),
     );
-    for kind in [SolverKind::Auto, SolverKind::Bfs, SolverKind::Gf2] {
+    for kind in [Preference::Auto, Preference::Search, Preference::Gf2] {
         match pegflip::solve_with(&program, &start, &limits, kind) {
             Ok(_) => note(&Ok(())),
             Err(e) => {
@@ -309,14 +309,7 @@ fn case(seed: u64) -> Result<Tally, String> {
         }
     }
     let input = batch_input(&mut rng);
-    match pegflip::batch(
-        &puzzle,
-        &program,
-        &input,
-        "<stdin>",
-        &limits,
-        SolverKind::Auto,
-    ) {
+    match pegflip::batch(&program, &input, "<stdin>", &limits, Preference::Auto) {
         Ok(_) => note(&Ok(())),
         Err(e) => {
             note(&Err(String::new()));

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use clap::Parser;
-use pegflip::{Bits, Limits, Linear, render};
+use pegflip::{Bits, Linear, render};
 use serde_json::json;
 
 /// Past this many cells times patterns, text output lists quiet patterns
@@ -30,16 +30,26 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Print the plan (engine, estimated memory and work) to stderr first.
+    #[arg(long)]
+    explain: bool,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<u8> {
     let puzzle = args.puzzle.load()?;
-    if puzzle.board.cells() > pegflip::puzzle::MAX_LISTED {
-        return analyze_huge(args, &puzzle);
-    }
     let program = puzzle.compile()?;
+    let limits = &puzzle.limits;
     let linear = if program.is_linear() {
-        Some(Linear::new(&program, &Limits::default())?)
+        let plan = pegflip::plan(
+            &program,
+            &pegflip::Query::Analyze,
+            Default::default(),
+            limits,
+        )?;
+        if args.explain {
+            crate::common::explain(&plan);
+        }
+        Some(Linear::new(&program, limits)?)
     } else {
         None
     };
@@ -57,7 +67,7 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         let mut v = json!({
             "puzzle": puzzle.name,
             "cells": program.cells(),
-            "moves": program.moves().len(),
+            "moves": program.move_count(),
             "linear": linear.is_some(),
         });
         if let Some(l) = &linear {
@@ -82,7 +92,7 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     }
     writeln!(out, "puzzle:          {}", puzzle.name)?;
     writeln!(out, "cells:           {}", program.cells())?;
-    writeln!(out, "moves:           {}", program.moves().len())?;
+    writeln!(out, "moves:           {}", program.move_count())?;
     let Some(l) = linear else {
         writeln!(
             out,
@@ -105,6 +115,13 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     } else {
         format!("2^{} - 1", l.nullity())
     };
+    if l.nullity() == 0 {
+        writeln!(
+            out,
+            "quiet patterns:  none (only pressing nothing leaves every board as it is)"
+        )?;
+        return Ok(crate::OK);
+    }
     writeln!(
         out,
         "quiet patterns:  {nonzero} non-zero, spanned by the {} below",
@@ -126,51 +143,6 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     Ok(crate::OK)
 }
 
-/// A board too large to list its moves: light chasing gives rank and nullity.
-fn analyze_huge(args: &Args, puzzle: &pegflip::Puzzle) -> anyhow::Result<u8> {
-    let cells = puzzle.board.cells();
-    let stencil = pegflip::solve::grid::GridStencil::from_puzzle(puzzle).ok_or_else(|| {
-        pegflip::Error::Usage(format!(
-            "this board has {cells} cells, too many to list its moves, and light chasing does \
-             not apply to it"
-        ))
-    })?;
-    let grid = stencil.eliminate();
-    let mut out = std::io::stdout().lock();
-    if args.json {
-        let v = json!({
-            "puzzle": puzzle.name,
-            "cells": cells,
-            "moves": cells,
-            "linear": true,
-            "method": "chase",
-            "rank": grid.rank(),
-            "nullity": grid.nullity(),
-            "solvable_states": power_of_two(grid.rank()),
-            "quiet_patterns": [],
-            "omitted": "quiet patterns are not listed for boards this large",
-        });
-        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
-    } else {
-        writeln!(out, "puzzle:          {}", puzzle.name)?;
-        writeln!(out, "cells:           {cells}")?;
-        writeln!(
-            out,
-            "moves:           {cells} (one toggle per cell, not listed)"
-        )?;
-        writeln!(out, "linear:          yes (solved by light chasing)")?;
-        writeln!(out, "rank:            {}", grid.rank())?;
-        writeln!(out, "nullity:         {}", grid.nullity())?;
-        writeln!(out, "solvable states: {}", power_of_two(grid.rank()))?;
-        writeln!(
-            out,
-            "quiet patterns:  spanned by {} (too large to draw)",
-            grid.nullity()
-        )?;
-    }
-    Ok(crate::OK)
-}
-
 fn describe_method(l: &Linear) -> &'static str {
     match l.method() {
         pegflip::solve::linear::Method::Chase => "solved by light chasing",
@@ -183,31 +155,8 @@ pub fn power_of_two(n: usize) -> String {
     if n > DECIMAL_RANK_LIMIT {
         return format!("2^{n}");
     }
-    // Little-endian limbs of 10^18.
-    const BASE: u64 = 1_000_000_000_000_000_000;
-    let mut limbs = vec![1u64];
-    let mut left = n;
-    while left > 0 {
-        let step = left.min(59) as u32;
-        left -= step as usize;
-        let mut carry = 0u128;
-        for limb in &mut limbs {
-            let v = ((*limb as u128) << step) + carry;
-            *limb = (v % BASE as u128) as u64;
-            carry = v / BASE as u128;
-        }
-        while carry > 0 {
-            limbs.push((carry % BASE as u128) as u64);
-            carry /= BASE as u128;
-        }
-    }
-    let mut text = limbs.last().unwrap().to_string();
-    for limb in limbs.iter().rev().skip(1) {
-        text.push_str(&format!("{limb:018}"));
-    }
-    text
+    pegflip::enumerate::times_power_of_two(1, n)
 }
-
 #[cfg(test)]
 mod tests {
     use super::power_of_two;

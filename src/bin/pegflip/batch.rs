@@ -25,21 +25,19 @@ pub struct Args {
     /// Print one JSON object: the answers and the warnings.
     #[arg(long)]
     json: bool,
+    /// Print the plan (engine, estimated memory and work) to stderr first.
+    #[arg(long)]
+    explain: bool,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<u8> {
     let puzzle = args.puzzle.load()?;
     let program = puzzle.compile()?;
     let (input, name) = crate::read_input(args.input.as_deref())?;
-    let limits = Default::default();
-    let out = pegflip::batch(
-        &puzzle,
-        &program,
-        &input,
-        &name,
-        &limits,
-        args.solver.into(),
-    )?;
+    let out = pegflip::batch(&program, &input, &name, &puzzle.limits, args.solver.into())?;
+    if args.explain {
+        crate::common::explain(&out.plan);
+    }
     let mut stdout = std::io::stdout().lock();
     if args.json {
         let text = String::from_utf8_lossy(&out.text);

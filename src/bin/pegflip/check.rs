@@ -24,7 +24,11 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     let program = puzzle.compile()?;
     let board = &puzzle.board;
     let count = |kind| program.moves().iter().filter(|m| m.kind == kind).count();
-    let (toggles, jumps) = (count(MoveKind::Toggle), count(MoveKind::Jump));
+    let (toggles, jumps) = if program.is_listed() {
+        (count(MoveKind::Toggle), count(MoveKind::Jump))
+    } else {
+        (program.move_count(), 0)
+    };
     let mut out = std::io::stdout().lock();
     if args.json {
         let goal = match program.goal() {
@@ -43,12 +47,13 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
             "shaped": board.has_gaps(),
             "wrap": board.wraps(),
             "lattice": lattice_name(board),
-            "moves": program.moves().len(),
+            "moves": program.move_count(),
             "toggles": toggles,
             "jumps": jumps,
             "goal": goal,
             "linear": program.is_linear(),
-            "solver": solver_summary(&program),
+            "solver": engine_name(&program),
+            "plan": solver_summary(&program),
             "start": puzzle.start.as_ref().map(|s| puzzle.board_text(s)),
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
@@ -60,7 +65,7 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     writeln!(
         out,
         "moves:  {} ({toggles} toggles, {jumps} jumps)",
-        program.moves().len()
+        program.move_count()
     )?;
     let goal = match program.goal() {
         Goal::FewestPieces => "fewest pieces".to_string(),
@@ -85,27 +90,21 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     Ok(crate::OK)
 }
 
+/// The planner's answer for solving one board: the engine and its estimates,
+/// or why no engine fits.
 fn solver_summary(program: &pegflip::Program) -> String {
-    use pegflip::solve::{linear, search::MAX_SEARCH_CELLS, table::MAX_TABLE_CELLS};
-    let cells = program.cells();
-    if program.is_linear() && matches!(program.goal(), Goal::Targets(_)) {
-        let how = if linear::chase_applies(program) {
-            "light chasing"
-        } else {
-            "dense elimination"
-        };
-        format!("gf2 ({how}); bfs also works up to {MAX_SEARCH_CELLS} cells")
-    } else if cells > MAX_SEARCH_CELLS {
-        format!("none: search handles at most {MAX_SEARCH_CELLS} cells")
-    } else if pegflip::solve::dfs::applies(program) {
-        "dfs: every jump removes a piece, so the first solution found is a shortest one; \
-         parity proofs are tried first"
-            .to_string()
-    } else if cells <= MAX_TABLE_CELLS {
-        format!("bfs; batch answers from a table of 2^{cells} states")
-    } else {
-        "bfs, one search per board".to_string()
+    let limits = &program.puzzle().limits;
+    match pegflip::plan(program, &pegflip::Query::Solve, Default::default(), limits) {
+        Ok(plan) => plan.describe(),
+        Err(e) => format!("none: {e}"),
     }
+}
+
+/// The engine's short name, or `none`.
+pub fn engine_name(program: &pegflip::Program) -> &'static str {
+    let limits = &program.puzzle().limits;
+    pegflip::plan(program, &pegflip::Query::Solve, Default::default(), limits)
+        .map_or("none", |plan| plan.name())
 }
 
 /// `square`, `triangular` or `graph`.

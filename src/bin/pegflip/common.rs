@@ -1,31 +1,46 @@
-//! Arguments every command shares: the puzzle file, `--set` overrides, and the solver choice.
+//! Arguments every command shares: the puzzle file, `--set` overrides, limits, and the solver choice.
 
+use std::io::Write;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use pegflip::{Override, Puzzle, SolverKind};
+use pegflip::{Override, Plan, Preference, Puzzle};
 
-/// The puzzle file and its overrides.
+/// The puzzle file, its overrides and the memory limit.
 #[derive(Args)]
 pub struct PuzzleArgs {
     /// The puzzle file, or the name of a shipped puzzle (`pegflip list`).
     pub puzzle: String,
-    /// Override a key of the puzzle file, as in `--set board.rows=7`; repeatable.
+    /// Override a key of the puzzle file, as in `--set board.rows=7` or
+    /// `--set limits.max-states=2^28`; repeatable.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
+    /// Refuse work estimated to need more memory, in bytes (suffixes K, M, G);
+    /// default 60% of the machine's memory. Same as `--set limits.max-memory=BYTES`.
+    #[arg(long, value_name = "BYTES", value_parser = pegflip::limits::parse_amount)]
+    pub max_memory: Option<u64>,
 }
 
 impl PuzzleArgs {
-    /// Reads, overrides and validates the puzzle.
+    /// Reads, overrides and validates the puzzle; `--max-memory` goes into its limits.
     pub fn load(&self) -> anyhow::Result<Puzzle> {
         let overrides = self
             .set
             .iter()
             .map(|arg| Override::parse(arg))
             .collect::<Result<Vec<_>, _>>()?;
-        load(&self.puzzle, &overrides)
+        let mut puzzle = load(&self.puzzle, &overrides)?;
+        if let Some(bytes) = self.max_memory {
+            puzzle.limits.max_memory = bytes;
+        }
+        Ok(puzzle)
     }
+}
+
+/// Prints the plan to stderr: `plan: ENGINE: ...`.
+pub fn explain(plan: &Plan) {
+    let _ = writeln!(std::io::stderr(), "plan: {}", plan.describe());
 }
 
 /// Reads a puzzle file; a name that is no file but a shipped puzzle's loads
@@ -56,18 +71,18 @@ pub enum SolverArg {
     /// gf2 for linear puzzles with targets, bfs otherwise.
     #[default]
     Auto,
-    /// Breadth-first search: fewest moves, at most 64 cells.
+    /// Search (breadth-first, or depth-first for peg solitaire): fewest moves, at most 64 cells.
     Bfs,
     /// Elimination over GF(2): toggle-only puzzles of any size.
     Gf2,
 }
 
-impl From<SolverArg> for SolverKind {
-    fn from(arg: SolverArg) -> SolverKind {
+impl From<SolverArg> for Preference {
+    fn from(arg: SolverArg) -> Preference {
         match arg {
-            SolverArg::Auto => SolverKind::Auto,
-            SolverArg::Bfs => SolverKind::Bfs,
-            SolverArg::Gf2 => SolverKind::Gf2,
+            SolverArg::Auto => Preference::Auto,
+            SolverArg::Bfs => Preference::Search,
+            SolverArg::Gf2 => Preference::Gf2,
         }
     }
 }

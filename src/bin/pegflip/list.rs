@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use clap::Parser;
-use pegflip::{Goal, Puzzle};
+use pegflip::Puzzle;
 
 /// List the shipped puzzles: name, cells, moves, solver and title.
 #[derive(Parser)]
@@ -62,20 +62,7 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     Ok(crate::OK)
 }
 
-/// The solver `solve` picks, in one word or two.
+/// The engine `solve` runs, as the planner names it.
 fn solver(program: &pegflip::Program) -> &'static str {
-    use pegflip::solve::{dfs, linear, search::MAX_SEARCH_CELLS};
-    if program.is_linear() && matches!(program.goal(), Goal::Targets(_)) {
-        if linear::chase_applies(program) {
-            "gf2 chase"
-        } else {
-            "gf2 dense"
-        }
-    } else if program.cells() > MAX_SEARCH_CELLS {
-        "none"
-    } else if dfs::applies(program) {
-        "dfs"
-    } else {
-        "bfs"
-    }
+    crate::check::engine_name(program)
 }

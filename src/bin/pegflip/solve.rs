@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use clap::Parser;
-use pegflip::{Outcome, render};
+use pegflip::{Outcome, Query, render};
 
 /// Solve one board: the fewest moves (or Impossible), then each move and the board after it.
 #[derive(Parser)]
@@ -34,12 +34,20 @@ pub struct Args {
     solver: crate::common::SolverArg,
     /// Word operations allowed for walking the solution coset (gf2's fewest
     /// presses); past it the answer is the best found, marked not optimal.
-    #[arg(long, value_name = "N", default_value_t = 1 << 32)]
-    coset_work: u64,
+    /// Default 2^32; same as `--set limits.coset-work=N`.
+    #[arg(long, value_name = "N", value_parser = pegflip::limits::parse_amount)]
+    coset_work: Option<u64>,
+    /// Print the plan (engine, estimated memory and work) to stderr first.
+    #[arg(long)]
+    explain: bool,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<u8> {
-    let puzzle = args.puzzle.load()?;
+    let mut puzzle = args.puzzle.load()?;
+    if let Some(work) = args.coset_work {
+        puzzle.limits.coset_work = work;
+    }
+    let program = puzzle.compile()?;
     let start = match args.board.as_deref() {
         Some("-") => {
             let (bytes, name) = crate::read_input(None)?;
@@ -60,33 +68,17 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
             ))
         })?,
     };
-    let limits = pegflip::Limits {
-        coset_work: args.coset_work,
-        ..Default::default()
-    };
-    if puzzle.board.cells() > pegflip::puzzle::MAX_LISTED {
-        return solve_huge(args, &puzzle, &start, &limits);
+    let limits = &puzzle.limits;
+    let plan = pegflip::plan(&program, &Query::Solve, args.solver.into(), limits)?;
+    if args.explain {
+        crate::common::explain(&plan);
     }
-    let program = puzzle.compile()?;
     let spinner = indicatif::ProgressBar::hidden();
     crate::common::spin_after_a_second(&spinner, "solving");
-    let outcome = pegflip::solve_with(&program, &start, &limits, args.solver.into());
+    let outcome = pegflip::solve::run(&program, &plan, &start, limits);
     spinner.finish_and_clear();
+    // The library checked the answer (replayed, or its certificate checked) before returning it.
     let outcome = outcome?;
-    // The answer passes the same independent check as `pegflip verify` before it is printed.
-    let value = render::json(&puzzle, &program, &start, &outcome);
-    // An impossibility shown by exhaustive search (or by rank alone) carries no
-    // certificate: the search itself is the proof, and there is nothing to re-check.
-    let checkable = !matches!(
-        outcome,
-        Outcome::Unsolvable(pegflip::Proof::Search | pegflip::Proof::Rank)
-    );
-    if let Some(Err(reason)) = checkable.then(|| pegflip::verify::verify(&puzzle, &program, &value))
-    {
-        return Err(
-            pegflip::Error::Internal(format!("the answer fails verification: {reason}")).into(),
-        );
-    }
     if let Some(path) = &args.svg {
         let picture = render::svg(&puzzle, &program, &start, &outcome)?;
         std::fs::write(path, picture).map_err(|source| pegflip::Error::Io {
@@ -94,8 +86,24 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
             source,
         })?;
     }
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
+        let value = render::json(&puzzle, &program, &start, &outcome);
+        // The JSON written passes the same independent check as `pegflip verify`
+        // (the library has already checked the answer itself; this checks the
+        // writing, on boards small enough to carry their step boards).
+        let checkable = !matches!(
+            outcome,
+            Outcome::Unsolvable(pegflip::Proof::Search | pegflip::Proof::Rank)
+        ) && program.cells() <= render::STEP_BOARDS_LIMIT;
+        if let Some(Err(reason)) =
+            checkable.then(|| pegflip::verify::verify(&puzzle, &program, &value))
+        {
+            return Err(pegflip::Error::Internal(format!(
+                "the answer fails verification: {reason}"
+            ))
+            .into());
+        }
         writeln!(stdout, "{}", serde_json::to_string_pretty(&value)?)?;
     } else {
         write!(
@@ -103,93 +111,6 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
             "{}",
             render::text(&puzzle, &program, &start, &outcome)
         )?;
-    }
-    stdout.flush()?;
-    Ok(match outcome {
-        Outcome::Solved(_) => crate::OK,
-        Outcome::Unsolvable(_) => crate::IMPOSSIBLE,
-    })
-}
-
-/// A board too large to list its moves: light chasing, and a summary instead
-/// of boards (which would run to hundreds of megabytes).
-fn solve_huge(
-    args: &Args,
-    puzzle: &pegflip::Puzzle,
-    start: &pegflip::Bits,
-    limits: &pegflip::Limits,
-) -> anyhow::Result<u8> {
-    if matches!(args.solver, crate::common::SolverArg::Bfs) {
-        return Err(pegflip::Error::Usage(format!(
-            "bfs handles at most 64 cells; this board has {}",
-            puzzle.board.cells()
-        ))
-        .into());
-    }
-    let outcome = pegflip::solve::solve_grid(puzzle, start, limits)?;
-    let cells = puzzle.board.cells();
-    let omitted = format!(
-        "the board has {cells} cells: its boards and moves are not printed past {} cells",
-        pegflip::puzzle::MAX_LISTED
-    );
-    let mut stdout = std::io::stdout().lock();
-    match &outcome {
-        Outcome::Solved(s) if args.json => {
-            let v = serde_json::json!({
-                "puzzle": puzzle.name,
-                "solvable": true,
-                "length": s.moves.len(),
-                "optimal": s.optimal,
-                "method": "chase",
-                "omitted": omitted,
-            });
-            writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
-        }
-        Outcome::Solved(s) => {
-            writeln!(stdout, "{}", s.moves.len())?;
-            let optimal = if s.optimal {
-                "the fewest"
-            } else {
-                "not proven the fewest"
-            };
-            writeln!(
-                stdout,
-                "{} presses, {optimal}, found by light chasing and replayed",
-                s.moves.len()
-            )?;
-            writeln!(stdout, "({omitted})")?;
-        }
-        Outcome::Unsolvable(proof) => {
-            let certificates: Vec<serde_json::Value> = match proof {
-                pegflip::Proof::Parity(cs) => cs
-                    .iter()
-                    .map(|c| serde_json::json!({ "cells_in_q": c.cells.count_ones() }))
-                    .collect(),
-                _ => Vec::new(),
-            };
-            if args.json {
-                let v = serde_json::json!({
-                    "puzzle": puzzle.name,
-                    "solvable": false,
-                    "proof": if certificates.is_empty() { "rank" } else { "parity" },
-                    "certificate": certificates,
-                    "omitted": omitted,
-                });
-                writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
-            } else {
-                writeln!(stdout, "{}", puzzle.batch.impossible)?;
-                writeln!(
-                    stdout,
-                    "proved by elimination over GF(2){}",
-                    if certificates.is_empty() {
-                        ""
-                    } else {
-                        ", with a parity certificate per target (checked)"
-                    }
-                )?;
-                writeln!(stdout, "({omitted})")?;
-            }
-        }
     }
     stdout.flush()?;
     Ok(match outcome {

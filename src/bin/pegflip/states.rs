@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use pegflip::enumerate::{Request, default_max_memory, enumerate};
+use pegflip::enumerate::{Request, enumerate};
+use pegflip::plan::Output;
 use pegflip::{Bits, Goal};
 
 /// List every solvable state: those from which the goal can be reached.
@@ -41,10 +42,9 @@ pub struct Args {
     /// How states are written.
     #[arg(long, value_enum, default_value_t = Format::Board)]
     format: Format,
-    /// Refuse work estimated to need more memory, in bytes (suffixes K, M, G);
-    /// default 60% of the machine's memory.
-    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
-    max_memory: Option<u64>,
+    /// Print the plan (engine, estimated memory and work) to stderr first.
+    #[arg(long)]
+    explain: bool,
 }
 
 /// How `states` writes a state.
@@ -58,26 +58,6 @@ enum Format {
     Int,
     /// One JSON object per line.
     Json,
-}
-
-fn parse_bytes(text: &str) -> Result<u64, String> {
-    let t = text.trim();
-    let (digits, unit) = match t.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
-        Some((i, _)) => t.split_at(i),
-        None => (t, ""),
-    };
-    let n: u64 = digits
-        .parse()
-        .map_err(|_| format!("expected a number of bytes, found '{text}'"))?;
-    let scale = match unit.to_ascii_uppercase().as_str() {
-        "" | "B" => 1,
-        "K" | "KB" | "KIB" => 1 << 10,
-        "M" | "MB" | "MIB" => 1 << 20,
-        "G" | "GB" | "GIB" => 1 << 30,
-        _ => return Err(format!("unknown unit '{unit}': use K, M or G")),
-    };
-    n.checked_mul(scale)
-        .ok_or_else(|| format!("{text} is too large"))
 }
 
 pub fn run(args: &Args) -> anyhow::Result<u8> {
@@ -94,33 +74,44 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
             Some(read.state)
         }
     };
+    let output = if args.count {
+        Output::Count
+    } else if args.histogram {
+        Output::Histogram
+    } else {
+        Output::List
+    };
     let request = Request {
         from,
         reachable: args.reachable,
         symmetry: args.symmetry,
-        max_memory: args.max_memory.unwrap_or_else(default_max_memory),
+        output,
     };
+    let limits = &puzzle.limits;
+    if args.explain {
+        let plan = pegflip::plan(&program, &request.query(), Default::default(), limits)?;
+        crate::common::explain(&plan);
+    }
     let objective = matches!(program.goal(), Goal::FewestPieces);
     let listing = !args.count && !args.histogram;
     let progress = Progress::new();
     let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let mut failed: Option<std::io::Error> = None;
     let cells = program.cells();
-    let mut visit = |s: u64, d: Option<u32>| -> bool {
+    let mut visit = |state: &Bits, d: Option<u32>| -> bool {
         progress.tick();
         if !listing {
             return true;
         }
-        let state = Bits::from_u64(cells, s);
         let text = match args.format {
-            Format::Board => puzzle.board_text(&state),
+            Format::Board => puzzle.board_text(state),
             Format::Bits => (0..cells)
-                .map(|i| if s >> i & 1 == 1 { '1' } else { '0' })
+                .map(|i| if state.get(i) { '1' } else { '0' })
                 .collect(),
-            Format::Int => s.to_string(),
+            Format::Int => int_text(state),
             Format::Json => {
                 let key = if objective { "answer" } else { "distance" };
-                serde_json::json!({ "board": puzzle.board_text(&state), key: d }).to_string()
+                serde_json::json!({ "board": puzzle.board_text(state), key: d }).to_string()
             }
         };
         let line = match (objective, args.format, d) {
@@ -136,16 +127,10 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         }
     };
     let summary = if listing {
-        enumerate(
-            &puzzle,
-            &program,
-            &request,
-            args.histogram,
-            Some(&mut visit),
-        )?
+        enumerate(&program, &request, limits, Some(&mut visit))?
     } else {
         progress.spin();
-        enumerate(&puzzle, &program, &request, args.histogram, None)?
+        enumerate(&program, &request, limits, None)?
     };
     progress.finish();
     if let Some(e) = failed {
@@ -160,6 +145,32 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     }
     out.flush()?;
     Ok(crate::OK)
+}
+
+/// A state as an integer (bit i is cell i), in decimal, at any size.
+fn int_text(state: &Bits) -> String {
+    if let Some(v) = state.to_u64() {
+        return v.to_string();
+    }
+    // Horner's rule over bits, high to low, on base-10^18 limbs.
+    const BASE: u128 = 1_000_000_000_000_000_000;
+    let mut limbs: Vec<u128> = vec![0];
+    for i in (0..state.len()).rev() {
+        let mut carry = u128::from(state.get(i));
+        for limb in &mut limbs {
+            let x = *limb * 2 + carry;
+            *limb = x % BASE;
+            carry = x / BASE;
+        }
+        if carry > 0 {
+            limbs.push(carry);
+        }
+    }
+    let mut text = limbs.last().map_or(String::new(), |l| l.to_string());
+    for limb in limbs.iter().rev().skip(1) {
+        text.push_str(&format!("{limb:018}"));
+    }
+    text
 }
 
 /// A spinner on stderr that appears once a run has lasted a second (never

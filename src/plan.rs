@@ -1,0 +1,425 @@
+//! The planner: the one place that decides which engine answers a query, and what it will cost.
+//!
+//! Every command asks [`plan`] before it does any work. The planner looks at
+//! the compiled [`Program`] and the [`Query`], picks the cheapest engine that
+//! answers it exactly, estimates that engine's peak memory and work, and
+//! refuses up front (with an error naming the limit, the estimate and what to
+//! change) what cannot fit. `check`, `list` and `--explain` print the same
+//! [`Plan`], so what is described is what runs.
+//!
+//! | engine | answers | when |
+//! |---|---|---|
+//! | [`Engine::Chase`] | one board, analysis | toggles only, one stencil on a full rectangle reaching one row back (any size) |
+//! | [`Engine::DenseGf2`] | one board, analysis | toggles only, otherwise |
+//! | [`Engine::AnswerTable`] | many boards | at most 26 cells, when a table of 2^cells bytes is cheaper than a search per board |
+//! | [`Engine::PegDfs`] | one board | every move removes one piece (peg solitaire): all solutions have one length |
+//! | [`Engine::Bfs`] | one board | everything else of at most 64 cells |
+//! | [`Engine::LinearSpan`] | count, list | toggles only, no start, no distances: `cosets x 2^rank` states, listed through a basis |
+//! | [`Engine::Layered`] | count, list, histogram | at most 64 cells, layer by layer on both cores |
+
+use crate::error::{Error, Result};
+use crate::limits::{Limits, SEARCH_CELLS, TABLE_CELLS, human_bytes};
+use crate::program::{Goal, Program};
+
+/// What is asked of a program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Query {
+    /// Solve one board.
+    Solve,
+    /// Answer this many boards of judge input.
+    Batch {
+        /// How many boards.
+        boards: usize,
+    },
+    /// Count, list or histogram states.
+    States(StatesQuery),
+    /// Rank, nullity and quiet patterns.
+    Analyze,
+    /// Draw the state graph from a start.
+    Graph,
+}
+
+/// A `states` query.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StatesQuery {
+    /// What is printed.
+    pub output: Output,
+    /// Whether states are restricted to those reachable from a start.
+    pub from: bool,
+    /// Whether every reachable state is wanted, goal or not.
+    pub reachable: bool,
+    /// Whether states are taken up to symmetry.
+    pub symmetry: bool,
+}
+
+/// What `states` prints.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Output {
+    /// Every state, one per line.
+    #[default]
+    List,
+    /// Their number.
+    Count,
+    /// Their number per distance.
+    Histogram,
+}
+
+/// Which engine the user asked for (`--solver`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Preference {
+    /// The planner's choice.
+    #[default]
+    Auto,
+    /// A search (BFS or DFS); at most 64 cells.
+    Search,
+    /// GF(2) elimination; toggle-only puzzles with targets.
+    Gf2,
+}
+
+/// An engine: one way of answering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// Light chasing a toggle stencil row by row, then a small GF(2) system.
+    Chase,
+    /// Gaussian elimination of the whole move matrix over GF(2).
+    DenseGf2,
+    /// One backward search over every state, then one lookup per board.
+    AnswerTable,
+    /// Depth-first search for peg solitaire, with parity proofs first.
+    PegDfs,
+    /// Breadth-first search from the board, with parity proofs first.
+    Bfs,
+    /// The solvable set of a linear puzzle from a basis of its span.
+    LinearSpan,
+    /// Layered breadth-first enumeration.
+    Layered,
+}
+
+impl Engine {
+    /// The engine's short name, as `check`, `list` and `--explain` print it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Chase => "gf2 chase",
+            Engine::DenseGf2 => "gf2 dense",
+            Engine::AnswerTable => "table",
+            Engine::PegDfs => "dfs",
+            Engine::Bfs => "bfs",
+            Engine::LinearSpan => "span",
+            Engine::Layered => "layered",
+        }
+    }
+
+    /// What the engine does, in one sentence.
+    pub fn about(self) -> &'static str {
+        match self {
+            Engine::Chase => {
+                "light chasing: each row's presses are forced by the row before, so only a \
+                 system in the first row's presses is eliminated"
+            }
+            Engine::DenseGf2 => "Gaussian elimination of the move matrix over GF(2)",
+            Engine::AnswerTable => {
+                "one backward search gives every state its answer; each board is a lookup"
+            }
+            Engine::PegDfs => {
+                "depth-first search: every move removes one piece, so the first solution found \
+                 is a shortest one; parity proofs are tried first"
+            }
+            Engine::Bfs => {
+                "breadth-first search from the board: the first target reached is the nearest; \
+                 parity proofs are tried first"
+            }
+            Engine::LinearSpan => {
+                "algebra: the solvable states are cosets of the span of the moves, 2^rank each, \
+                 listed through a basis"
+            }
+            Engine::Layered => "layered breadth-first enumeration on both cores",
+        }
+    }
+}
+
+/// How a query will be answered: the engine and its estimated cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The engine that runs.
+    pub engine: Engine,
+    /// Estimated peak memory, in bytes.
+    pub memory: u128,
+    /// Estimated work, in 64-bit word operations (or states, for searches).
+    pub work: u128,
+    /// The budget the engine enforces as it runs, in bytes (`max-memory`).
+    pub budget: u64,
+}
+
+impl Plan {
+    /// The engine's name.
+    pub fn name(&self) -> &'static str {
+        self.engine.name()
+    }
+
+    /// The plan in words: engine, what it does, and its estimates.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}: {}; estimated peak memory {} of max-memory {}; estimated work {} word \
+             operations",
+            self.name(),
+            self.engine.about(),
+            human_bytes(self.memory),
+            human_bytes(u128::from(self.budget)),
+            approx(self.work),
+        )
+    }
+}
+
+/// A number to two significant figures: `3.2e9`, or exact below 10,000.
+fn approx(n: u128) -> String {
+    if n < 10_000 {
+        return n.to_string();
+    }
+    let digits = n.ilog10();
+    let lead = n as f64 / 10f64.powi(digits as i32);
+    format!("{lead:.1}e{digits}")
+}
+
+/// Plans `query` on `program`: the engine that answers it and its cost.
+/// Refuses, with [`Error::Limit`] or [`Error::Usage`], what no engine can
+/// answer within `limits`.
+pub fn plan(program: &Program, query: &Query, prefer: Preference, limits: &Limits) -> Result<Plan> {
+    let plan = match query {
+        Query::Solve => solve_plan(program, prefer, limits)?,
+        Query::Batch { boards } => batch_plan(program, *boards, prefer, limits)?,
+        Query::States(q) => states_plan(program, q, limits)?,
+        Query::Analyze => linear_plan(program, limits)?,
+        Query::Graph => {
+            let states = u128::from(limits.graph_states);
+            search_plan(program, Engine::Bfs, states, limits)?
+        }
+    };
+    limits.check(
+        "max-memory",
+        format!("the memory {} needs (estimated)", plan.name()),
+        plan.memory,
+        "raise --max-memory if the machine has room, or ask a smaller question",
+    )?;
+    Ok(plan)
+}
+
+fn solve_plan(program: &Program, prefer: Preference, limits: &Limits) -> Result<Plan> {
+    let targets = matches!(program.goal(), Goal::Targets(_));
+    match prefer {
+        Preference::Gf2 if !program.is_linear() => Err(Error::Usage(
+            "the gf2 solver needs every move to be an unconditional toggle, but this puzzle \
+             has jumps or guarded toggles: use --solver auto or bfs"
+                .into(),
+        )),
+        Preference::Gf2 if !targets => Err(Error::Usage(
+            "the gf2 solver answers target goals; fewest pieces needs --solver auto or bfs".into(),
+        )),
+        Preference::Gf2 => linear_plan(program, limits),
+        Preference::Search => search_engine(program, limits),
+        Preference::Auto if program.is_linear() && targets => linear_plan(program, limits),
+        Preference::Auto => search_engine(program, limits),
+    }
+}
+
+/// The elimination engine for a linear program: chasing where a stencil
+/// allows it, whatever the size; dense elimination otherwise.
+fn linear_plan(program: &Program, limits: &Limits) -> Result<Plan> {
+    if !program.is_linear() {
+        return Err(Error::Usage(
+            "elimination over GF(2) needs every move to be an unconditional toggle; this \
+             puzzle has jumps or guarded toggles"
+                .into(),
+        ));
+    }
+    if let Some(stencil) = program.stencil() {
+        let (memory, work) = stencil.estimate();
+        return Ok(Plan {
+            engine: Engine::Chase,
+            memory,
+            work,
+            budget: limits.max_memory,
+        });
+    }
+    require_listed(program)?;
+    let (n, m) = (program.cells(), program.moves().len());
+    let memory = crate::gf2::matrix_bytes(m, n + m) + listed_bytes(program);
+    // Four Russians: each of n/8 column blocks touches every row once.
+    let work = m as u128 * (n + m).div_ceil(64) as u128 * n.div_ceil(8) as u128;
+    limits.check(
+        "gf2-work",
+        format!("the work to eliminate {m} moves over {n} cells (estimated word operations)"),
+        work,
+        "dense elimination grows with the cube of the cells; light chasing would need a \
+         rectangular board with one toggle stencil that reaches one row back only at the cell \
+         directly beside",
+    )?;
+    Ok(Plan {
+        engine: Engine::DenseGf2,
+        memory,
+        work,
+        budget: limits.max_memory,
+    })
+}
+
+/// The search for one board: DFS for peg solitaire, BFS otherwise.
+fn search_engine(program: &Program, limits: &Limits) -> Result<Plan> {
+    require_search_cells(program)?;
+    let engine = if crate::solve::dfs::applies(program) {
+        Engine::PegDfs
+    } else {
+        Engine::Bfs
+    };
+    let states = (1u128 << program.cells()).min(u128::from(limits.max_states));
+    search_plan(program, engine, states, limits)
+}
+
+/// A search visiting at most `states` states: the visited set is sized to
+/// the budget, and the search stops at `max-states` or the budget, whichever
+/// comes first.
+fn search_plan(program: &Program, engine: Engine, states: u128, limits: &Limits) -> Result<Plan> {
+    require_search_cells(program)?;
+    let fixed = crate::solve::search::fixed_bytes(program.cells()) + listed_bytes(program);
+    let memory = fixed + states * crate::solve::search::BYTES_PER_STATE;
+    Ok(Plan {
+        engine,
+        // The search holds what it visits, up to the budget; its fixed part must fit.
+        memory: memory.min(u128::from(limits.max_memory).max(fixed)),
+        work: states * program.moves().len() as u128,
+        budget: limits.max_memory,
+    })
+}
+
+fn batch_plan(
+    program: &Program,
+    boards: usize,
+    prefer: Preference,
+    limits: &Limits,
+) -> Result<Plan> {
+    let cells = program.cells();
+    let table_fits = cells <= TABLE_CELLS
+        && prefer != Preference::Gf2
+        && (1u128 << cells) + listed_bytes(program) <= u128::from(limits.max_memory);
+    // A table costs 2^cells states once; a search per board costs up to 2^cells each.
+    let table_pays = cells <= 20 || (boards as u128) << 12 >= 1u128 << cells;
+    if table_fits && table_pays && (prefer == Preference::Search || !program.is_linear()) {
+        return Ok(Plan {
+            engine: Engine::AnswerTable,
+            memory: (1u128 << cells) + listed_bytes(program),
+            work: (1u128 << cells) * program.moves().len() as u128,
+            budget: limits.max_memory,
+        });
+    }
+    if table_fits && table_pays && cells <= 20 {
+        // Small linear puzzles: a lookup beats even elimination per board.
+        return Ok(Plan {
+            engine: Engine::AnswerTable,
+            memory: (1u128 << cells) + listed_bytes(program),
+            work: (1u128 << cells) * program.moves().len() as u128,
+            budget: limits.max_memory,
+        });
+    }
+    let mut plan = solve_plan(program, prefer, limits)?;
+    plan.work = plan.work.saturating_mul(boards.max(1) as u128);
+    Ok(plan)
+}
+
+fn states_plan(program: &Program, q: &StatesQuery, limits: &Limits) -> Result<Plan> {
+    if q.reachable && !q.from {
+        return Err(Error::Usage(
+            "--reachable needs a start: give --from BOARD or --from start".into(),
+        ));
+    }
+    let targets = matches!(program.goal(), Goal::Targets(_));
+    if program.is_linear() && targets && !q.from && !q.symmetry && q.output != Output::Histogram {
+        let elimination = linear_plan(program, limits)?;
+        return Ok(Plan {
+            engine: Engine::LinearSpan,
+            memory: elimination.memory,
+            work: elimination.work,
+            budget: limits.max_memory,
+        });
+    }
+    require_search_cells(program)?;
+    let cells = program.cells();
+    if !targets && !q.from {
+        // Every state has an answer: the table, then a scan of every state.
+        require_table_cells(program)?;
+        return Ok(Plan {
+            engine: Engine::AnswerTable,
+            memory: (1u128 << cells) + listed_bytes(program),
+            work: (1u128 << cells) * program.moves().len() as u128,
+            budget: limits.max_memory,
+        });
+    }
+    // A linear puzzle's solvable states number at most targets x 2^rank.
+    let mut states = 1u128 << cells;
+    if let (true, Goal::Targets(t), false) = (program.is_linear(), program.goal(), q.from) {
+        let rank = crate::solve::Linear::new(program, limits)?.rank();
+        states = states.min((t.len() as u128) << rank);
+    }
+    let memory = crate::enumerate::layers::estimate(program, states, q.symmetry);
+    if q.output == Output::Histogram || q.from {
+        limits.check(
+            "max-memory",
+            format!("the memory to enumerate up to {states} states layer by layer (estimated)"),
+            memory,
+            "raise --max-memory if the machine has room, or enumerate from a start",
+        )?;
+    }
+    Ok(Plan {
+        engine: Engine::Layered,
+        memory: memory.min(u128::from(limits.max_memory)),
+        work: states * program.moves().len() as u128,
+        budget: limits.max_memory,
+    })
+}
+
+/// The bytes the listed moves take (a few words per move and entry).
+fn listed_bytes(program: &Program) -> u128 {
+    if !program.is_listed() {
+        return 0;
+    }
+    let moves = program.move_count() as u128;
+    moves * 160
+}
+
+fn require_listed(program: &Program) -> Result<()> {
+    match program.unlisted_reason() {
+        Some(reason) => Err(Error::Usage(format!(
+            "{reason} (light chasing needs no move lists, but does not apply to this puzzle)"
+        ))),
+        None => Ok(()),
+    }
+}
+
+fn require_search_cells(program: &Program) -> Result<()> {
+    if program.cells() > SEARCH_CELLS {
+        return Err(Error::Limit {
+            what: "the number of cells".into(),
+            name: "search-cells",
+            value: program.cells() as u128,
+            limit: SEARCH_CELLS as u128,
+            hint: "the search engines keep a state in one 64-bit word; a larger puzzle needs \
+                   toggles only, which elimination answers at any size"
+                .into(),
+        });
+    }
+    require_listed(program)
+}
+
+fn require_table_cells(program: &Program) -> Result<()> {
+    let cells = program.cells();
+    if cells > TABLE_CELLS {
+        return Err(Error::Limit {
+            what: "the number of cells".into(),
+            name: "table-cells",
+            value: cells as u128,
+            limit: TABLE_CELLS as u128,
+            hint: format!(
+                "every state of a fewest-pieces puzzle has an answer, and a table of them \
+                 needs 2^{cells} bytes: give a start with --from"
+            ),
+        });
+    }
+    Ok(())
+}
