@@ -7,7 +7,7 @@
 //! puzzle.toml --parse--> Spec --validate--> Puzzle --compile--> Program --plan--> Plan --run--> Outcome
 //! ```
 //!
-//! - [`plan`]: the one place that decides how a query is answered. It picks
+//! - [`plan`](mod@plan): the one place that decides how a query is answered. It picks
 //!   the engine (light chasing, dense GF(2), answer table, peg DFS, BFS,
 //!   linear span, layered enumeration), estimates its memory and work, and
 //!   refuses up front what cannot fit the [`Limits`].

@@ -1,6 +1,6 @@
 //! Listing and counting states at scale: every solvable state, or every state reachable from a start.
 //!
-//! The [planner](crate::plan) picks one of three engines:
+//! The [planner](mod@crate::plan) picks one of three engines:
 //! - [`Engine::LinearSpan`]: a linear puzzle's solvable states are the cosets
 //!   `target + span(moves)`, `2^rank` states each: counted exactly at any
 //!   size, and listed by a Gray-code walk over a basis of the span (one XOR

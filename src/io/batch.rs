@@ -26,7 +26,7 @@ pub struct BatchOutput {
 /// the fewest moves (or the puzzle's `impossible` word), or for the
 /// fewest-pieces objective the fewest pieces that can remain.
 ///
-/// The [planner](crate::plan) picks the engine once for all the boards: an
+/// The [planner](mod@crate::plan) picks the engine once for all the boards: an
 /// [`AnswerTable`] when it pays for itself, elimination (done once) for a
 /// linear puzzle, otherwise a search per board. `prefer` is `--solver`.
 ///

@@ -49,7 +49,7 @@ pub enum Outcome {
 
 /// Finds the fewest moves from `start` to the goal (or, for the fewest-pieces
 /// objective, the best end with the fewest moves), by the engine the
-/// [planner](crate::plan) picks. The answer is checked on the program before
+/// [planner](mod@crate::plan) picks. The answer is checked on the program before
 /// it is returned.
 ///
 /// ```

@@ -1,0 +1,177 @@
+//! Hostile input, by category: each case states its answer or the located refusal it must get.
+//! Pins the classes of failure the planner issue listed (graph toggles, integer extremes,
+//! wrong arity, wide boards, linear puzzles past 64 cells, memory limits, --set values).
+
+mod common;
+use common::pegflip;
+
+/// Runs `args` and checks the exit code and that stdout or stderr holds `expect`.
+fn case(args: &[&str], code: i32, expect: &str) {
+    let out = pegflip(args, b"");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{args:?}\n{stdout}\n{stderr}"
+    );
+    assert!(
+        stdout.contains(expect) || stderr.contains(expect),
+        "{args:?}: expected {expect:?}\n{stdout}\n{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+}
+
+fn file(name: &str, text: &str) -> String {
+    let path = common::scratch("hostile").join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn graph_boards_take_self_toggles() {
+    let g = file(
+        "self.toml",
+        "name = \"g\"\n[board]\nnodes = 3\nedges = [[0, 1]]\n[[moves]]\ntoggle = \"self\"\n[goal]\ntarget = \"all-off\"\n",
+    );
+    case(&["solve", &g, "o-o"], 0, "2\n");
+}
+
+#[test]
+fn offsets_at_integer_extremes_and_of_the_wrong_length_are_located() {
+    for (offsets, message) in [
+        ("[[-9223372036854775808, 0]]", "past the limit offset-range"),
+        ("[[0, 9223372036854775807]]", "past the limit offset-range"),
+        ("[[0, 0, 7]]", "expected a pair [row, col], found 3 numbers"),
+        ("[[1]]", "expected a pair [row, col], found 1 numbers"),
+        ("[[]]", "expected a pair [row, col], found 0 numbers"),
+    ] {
+        let f = file(
+            "offsets.toml",
+            &format!(
+                "name = \"x\"\n[board]\nrows = 3\ncols = 3\n[[moves]]\noffsets = {offsets}\n[goal]\ntarget = \"all-off\"\n"
+            ),
+        );
+        case(&["check", &f], 2, "offsets.toml:6:12: error: ");
+        case(&["check", &f], 2, message);
+    }
+}
+
+#[test]
+fn far_offsets_press_nothing_and_cost_nothing() {
+    // An offset a million rows out lands on no cell of a 3000 x 3000 board.
+    let f = file(
+        "far.toml",
+        "name = \"far\"\nstart = \"all-on\"\n[board]\nrows = 3000\ncols = 3000\n[[moves]]\noffsets = [[0, 0], [1, 0], [-1, 0], [1000000, 0]]\n[goal]\ntarget = \"all-off\"\n",
+    );
+    case(&["solve", &f, "--explain"], 0, "plan: gf2 chase");
+}
+
+#[test]
+fn every_board_shape_is_chased_whatever_its_width() {
+    // 1 x N, N x 1 and N x N, through the planner's chase: the answer replays (the
+    // library checks it) and the first line is a count.
+    for (rows, cols) in [
+        (1, 1),
+        (1, 2),
+        (1, 300_000),
+        (300_000, 1),
+        (2, 5000),
+        (5000, 2),
+        (700, 700),
+    ] {
+        let (r, c) = (format!("board.rows={rows}"), format!("board.cols={cols}"));
+        let out = pegflip(&["solve", "lights-out", "--set", &r, "--set", &c], b"");
+        assert_eq!(out.status.code(), Some(0), "{rows} x {cols}");
+        let first = String::from_utf8_lossy(&out.stdout);
+        let first = first.lines().next().unwrap_or_default();
+        assert!(first.parse::<u64>().is_ok(), "{rows} x {cols}: {first}");
+    }
+}
+
+#[test]
+fn linear_puzzles_past_64_cells_are_counted_and_listed() {
+    for n in [8usize, 9, 12, 15] {
+        let (r, c) = (format!("board.rows={n}"), format!("board.cols={n}"));
+        let out = pegflip(
+            &["states", "lights-out", "--set", &r, "--set", &c, "--count"],
+            b"",
+        );
+        assert_eq!(out.status.code(), Some(0));
+        let count = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        assert!(
+            count.len() >= 19,
+            "n = {n}: 2^rank with rank >= 60: {count}"
+        );
+    }
+    // 8 x 8 lights-out has nullity 0: all 2^64 boards are solvable.
+    case(
+        &[
+            "states",
+            "lights-out",
+            "--set",
+            "board.rows=8",
+            "--set",
+            "board.cols=8",
+            "--count",
+        ],
+        0,
+        "18446744073709551616",
+    );
+}
+
+#[test]
+fn histograms_that_cannot_fit_are_refused_before_work() {
+    case(
+        &[
+            "states",
+            "lights-out",
+            "--set",
+            "board.rows=7",
+            "--set",
+            "board.cols=7",
+            "--histogram",
+            "--max-memory",
+            "100M",
+        ],
+        2,
+        "past the limit max-memory = 104857600",
+    );
+}
+
+#[test]
+fn batch_answers_stay_one_line() {
+    case(
+        &["batch", "flip4x4", "--set", "batch.impossible=\"a\\nb\""],
+        2,
+        "--set:1:18: error: `impossible` is one line of output",
+    );
+}
+
+#[test]
+fn limits_are_settable_and_named() {
+    case(
+        &["check", "flip4x4", "--set", "limits.max-states=12x"],
+        2,
+        "unknown unit 'x'",
+    );
+    case(
+        &["check", "flip4x4", "--set", "limits.no-such=1"],
+        2,
+        "unknown limit 'no-such'",
+    );
+    case(
+        &[
+            "solve",
+            "pebble12",
+            "--set",
+            "limits.max-states=3",
+            "--",
+            "-o--o-oo----",
+        ],
+        2,
+        "past the limit max-states = 3",
+    );
+}
