@@ -119,6 +119,26 @@ impl Limits {
     }
 }
 
+/// `Err` naming the bound `name` when `cells` is past `bound`, one of the
+/// representation bounds above ([`SEARCH_CELLS`], [`TABLE_CELLS`]).
+pub fn require_cells(
+    name: &'static str,
+    bound: usize,
+    cells: usize,
+    hint: impl Into<String>,
+) -> Result<(), Error> {
+    if cells > bound {
+        return Err(Error::Limit {
+            what: "the number of cells".into(),
+            name,
+            value: cells as u128,
+            limit: bound as u128,
+            hint: hint.into(),
+        });
+    }
+    Ok(())
+}
+
 /// 60% of the machine's memory (8 GiB where it cannot be read).
 pub fn default_max_memory() -> u64 {
     let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {

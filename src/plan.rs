@@ -18,7 +18,7 @@
 //! | [`Engine::Layered`] | count, list, histogram | at most 64 cells, layer by layer on both cores |
 
 use crate::error::{Error, Result};
-use crate::limits::{Limits, SEARCH_CELLS, TABLE_CELLS, human_bytes};
+use crate::limits::{Limits, TABLE_CELLS, human_bytes};
 use crate::program::{Goal, Program};
 
 /// What is asked of a program.
@@ -242,17 +242,8 @@ fn linear_plan(program: &Program, limits: &Limits) -> Result<Plan> {
     }
     require_listed(program)?;
     let (n, m) = (program.cells(), program.moves().len());
-    let memory = crate::gf2::matrix_bytes(m, n + m) + listed_bytes(program);
-    // Four Russians: each of n/8 column blocks touches every row once.
-    let work = m as u128 * (n + m).div_ceil(64) as u128 * n.div_ceil(8) as u128;
-    limits.check(
-        "gf2-work",
-        format!("the work to eliminate {m} moves over {n} cells (estimated word operations)"),
-        work,
-        "dense elimination grows with the cube of the cells; light chasing would need a \
-         rectangular board with one toggle stencil that reaches one row back only at the cell \
-         directly beside",
-    )?;
+    let (memory, work) = crate::solve::linear::check_dense(n, m, limits)?;
+    let memory = memory + listed_bytes(program);
     Ok(Plan {
         engine: Engine::DenseGf2,
         memory,
@@ -393,33 +384,19 @@ fn require_listed(program: &Program) -> Result<()> {
 }
 
 fn require_search_cells(program: &Program) -> Result<()> {
-    if program.cells() > SEARCH_CELLS {
-        return Err(Error::Limit {
-            what: "the number of cells".into(),
-            name: "search-cells",
-            value: program.cells() as u128,
-            limit: SEARCH_CELLS as u128,
-            hint: "the search engines keep a state in one 64-bit word; a larger puzzle needs \
-                   toggles only, which elimination answers at any size"
-                .into(),
-        });
-    }
+    crate::solve::search::require_cells(program.cells())?;
     require_listed(program)
 }
 
 fn require_table_cells(program: &Program) -> Result<()> {
     let cells = program.cells();
-    if cells > TABLE_CELLS {
-        return Err(Error::Limit {
-            what: "the number of cells".into(),
-            name: "table-cells",
-            value: cells as u128,
-            limit: TABLE_CELLS as u128,
-            hint: format!(
-                "every state of a fewest-pieces puzzle has an answer, and a table of them \
-                 needs 2^{cells} bytes: give a start with --from"
-            ),
-        });
-    }
-    Ok(())
+    crate::limits::require_cells(
+        "table-cells",
+        TABLE_CELLS,
+        cells,
+        format!(
+            "every state of a fewest-pieces puzzle has an answer, and a table of them needs \
+             2^{cells} bytes: give a start with --from"
+        ),
+    )
 }

@@ -123,23 +123,7 @@ impl Linear {
             return Err(Error::Usage(reason.to_string()));
         }
         let (n, m) = (program.cells(), program.moves().len());
-        let bytes = gf2::matrix_bytes(m, n + m);
-        limits.check(
-            "max-memory",
-            format!("the memory to eliminate {m} moves over {n} cells (estimated)"),
-            bytes,
-            "dense elimination needs moves x (cells + moves) bits; light chasing would need a \
-             rectangular board whose toggles reach one row ahead only at the cell directly beside",
-        )?;
-        // Four Russians: each of n/8 column blocks touches every row once.
-        let work = m as u128 * (n + m).div_ceil(64) as u128 * n.div_ceil(8) as u128;
-        limits.check(
-            "gf2-work",
-            format!("the work to eliminate {m} moves over {n} cells (estimated word operations)"),
-            work,
-            "dense elimination grows with the cube of the cells; light chasing would need a \
-             rectangular board whose toggles reach one row ahead only at the cell directly beside",
-        )?;
+        check_dense(n, m, limits)?;
         let columns: Vec<Vec<usize>> = program
             .moves()
             .iter()
@@ -230,6 +214,29 @@ impl Linear {
             },
         }
     }
+}
+
+/// The estimated memory (bytes) and work (word operations) of eliminating
+/// `m` moves over `n` cells densely, refused past `max-memory` or `gf2-work`.
+pub fn check_dense(n: usize, m: usize, limits: &Limits) -> Result<(u128, u128)> {
+    let bytes = gf2::matrix_bytes(m, n + m);
+    let hint = "light chasing would need a rectangular board with one toggle stencil that \
+                reaches one row back only at the cell directly beside";
+    limits.check(
+        "max-memory",
+        format!("the memory to eliminate {m} moves over {n} cells (estimated)"),
+        bytes,
+        format!("dense elimination needs moves x (cells + moves) bits; {hint}"),
+    )?;
+    // Four Russians: each of n/8 column blocks touches every row once.
+    let work = m as u128 * (n + m).div_ceil(64) as u128 * n.div_ceil(8) as u128;
+    limits.check(
+        "gf2-work",
+        format!("the work to eliminate {m} moves over {n} cells (estimated word operations)"),
+        work,
+        format!("dense elimination grows with the cube of the cells; {hint}"),
+    )?;
+    Ok((bytes, work))
 }
 
 /// The fewest-presses member of the coset `x + span(null)`, walking it in

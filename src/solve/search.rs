@@ -69,17 +69,7 @@ pub(crate) struct Masks {
 impl Masks {
     /// The masks of `program`, or the limit error when it has more than 64 cells.
     pub fn new(program: &Program) -> Result<Masks> {
-        if program.cells() > SEARCH_CELLS {
-            return Err(Error::Limit {
-                what: "the number of cells".into(),
-                name: "search-cells",
-                value: program.cells() as u128,
-                limit: SEARCH_CELLS as u128,
-                hint: "the search solvers keep a state in one 64-bit word; a larger puzzle \
-                       needs a linear (toggle-only) puzzle and an elimination solver"
-                    .into(),
-            });
-        }
+        require_cells(program.cells())?;
         let word = |cells: &[crate::CellId]| cells.iter().fold(0u64, |w, c| w | 1 << c.0);
         let moves = program.moves();
         Ok(Masks {
@@ -99,6 +89,17 @@ impl Masks {
     pub fn legal(&self, s: u64, m: usize) -> bool {
         s & self.need_on[m] == self.need_on[m] && s & self.need_off[m] == 0
     }
+}
+
+/// Refuses more than [`SEARCH_CELLS`] cells, with the limit error.
+pub fn require_cells(cells: usize) -> Result<()> {
+    crate::limits::require_cells(
+        "search-cells",
+        SEARCH_CELLS,
+        cells,
+        "the search engines keep a state in one 64-bit word; a larger puzzle needs toggles \
+         only, which elimination answers at any size",
+    )
 }
 
 /// What one search found: the moves from the start, and the state they reach.

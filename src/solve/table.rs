@@ -26,15 +26,12 @@ impl AnswerTable {
     pub fn build(program: &Program) -> Result<AnswerTable> {
         let masks = Masks::new(program)?;
         let cells = program.cells();
-        if cells > MAX_TABLE_CELLS {
-            return Err(Error::Limit {
-                what: "the number of cells".into(),
-                name: "table-cells",
-                value: cells as u128,
-                limit: MAX_TABLE_CELLS as u128,
-                hint: format!("an answer table needs 2^{cells} bytes"),
-            });
-        }
+        crate::limits::require_cells(
+            "table-cells",
+            MAX_TABLE_CELLS,
+            cells,
+            format!("an answer table needs 2^{cells} bytes; for fewest pieces, give a start"),
+        )?;
         let value = match program.goal() {
             Goal::Targets(targets) => {
                 let targets: Vec<u64> = targets.iter().filter_map(|t| t.to_u64()).collect();
