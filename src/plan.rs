@@ -204,6 +204,13 @@ pub fn plan(program: &Program, query: &Query, prefer: Preference, limits: &Limit
 }
 
 fn solve_plan(program: &Program, prefer: Preference, limits: &Limits) -> Result<Plan> {
+    let mut plan = solve_engine(program, prefer, limits)?;
+    // The answer as it is written: a few boards of text, one byte a cell, and their growth.
+    plan.memory += 8 * program.cells() as u128;
+    Ok(plan)
+}
+
+fn solve_engine(program: &Program, prefer: Preference, limits: &Limits) -> Result<Plan> {
     let targets = matches!(program.goal(), Goal::Targets(_));
     match prefer {
         Preference::Gf2 if !program.is_linear() => Err(Error::Usage(
@@ -342,21 +349,26 @@ fn states_plan(program: &Program, q: &StatesQuery, limits: &Limits) -> Result<Pl
             budget: limits.max_memory,
         });
     }
-    // A linear puzzle's solvable states number at most targets x 2^rank.
+    let layers = crate::enumerate::layers::fixed_bytes(program, q.symmetry);
+    // States reachable from a start, then searched back within: one more bitmap.
+    let within = if q.from && !q.reachable { layers } else { 0 };
+    let fixed = layers + within;
     let mut states = 1u128 << cells;
+    let mut memory = fixed;
     if let (true, Goal::Targets(t), false) = (program.is_linear(), program.goal(), q.from) {
+        // A linear puzzle's solvable states are known in number: targets x 2^rank at most.
         let rank = crate::solve::Linear::new(program, limits)?.rank();
         states = states.min((t.len() as u128) << rank);
+        memory = crate::enumerate::layers::estimate(program, states, q.symmetry) + within;
     }
-    let memory = crate::enumerate::layers::estimate(program, states, q.symmetry);
-    if q.output == Output::Histogram || q.from {
-        limits.check(
-            "max-memory",
-            format!("the memory to enumerate up to {states} states layer by layer (estimated)"),
-            memory,
-            "raise --max-memory if the machine has room, or enumerate from a start",
-        )?;
-    }
+    // Otherwise the states are not known before the run: the bitmaps must fit, and the
+    // run stops with the same limit error when what it holds would pass the budget.
+    limits.check(
+        "max-memory",
+        format!("the memory to enumerate up to {states} states layer by layer (estimated)"),
+        memory,
+        "raise --max-memory if the machine has room, or enumerate from a start",
+    )?;
     Ok(Plan {
         engine: Engine::Layered,
         memory: memory.min(u128::from(limits.max_memory)),

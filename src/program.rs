@@ -205,9 +205,9 @@ impl Program {
 
     /// The number of moves: one per cell for a stencil, without listing them.
     pub fn move_count(&self) -> usize {
-        match (&self.inner.stencil, self.is_listed()) {
-            (Some(_), false) => self.cells(),
-            _ => self.moves().len(),
+        match &self.inner.stencil {
+            Some(_) => self.cells(),
+            None => self.moves().len(),
         }
     }
 

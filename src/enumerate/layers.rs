@@ -70,15 +70,33 @@ const HASHED_BYTES: u128 = 36;
 /// the next one as it is built, and its sorting slack).
 const LAYER_BYTES: u128 = 32;
 
+/// The bytes a layered run holds whatever it visits: the visited bitmap
+/// (moves that can return to a state, up to [`BITMAP_CELLS`] cells) or the
+/// next-layer bitmap (moves that change the piece count, without symmetry),
+/// as [`run`] allocates them.
+pub fn fixed_bytes(program: &Program, symmetry: bool) -> u128 {
+    let Ok(masks) = Masks::new(program) else {
+        return 0;
+    };
+    let cells = program.cells();
+    if cells > BITMAP_CELLS {
+        return 0;
+    }
+    let bitmap = (1u128 << cells) / 8;
+    match (monotone(&masks), symmetry) {
+        (false, _) | (true, false) => bitmap,
+        (true, true) => 0,
+    }
+}
+
 /// Estimated peak memory of enumerating at most `states` states of `program`.
 pub fn estimate(program: &Program, states: u128, symmetry: bool) -> u128 {
-    let cells = program.cells();
-    let seen = if cells <= BITMAP_CELLS {
-        (1u128 << cells) / 8 * if symmetry { 1 } else { 2 }
+    let seen = if program.cells() <= BITMAP_CELLS {
+        0
     } else {
         states * HASHED_BYTES
     };
-    seen + states.min(1u128 << cells.min(100)) * LAYER_BYTES
+    fixed_bytes(program, symmetry) + seen + states * LAYER_BYTES
 }
 
 /// Runs layered breadth-first search from `sources` (sorted, deduplicated,

@@ -95,11 +95,12 @@ enum Engine {
 
 /// Refuses a program with guarded moves: the gf2 solver would answer it wrongly.
 pub fn require_linear(program: &Program) -> Result<()> {
-    if let Some(i) = program.moves().iter().position(|m| !m.is_unguarded()) {
-        return Err(Error::Usage(format!(
-            "the gf2 solver needs every move to be an unconditional toggle, but move {i} has a \
-             guard (it is a jump or a guarded toggle): use --solver bfs"
-        )));
+    if !program.is_linear() {
+        return Err(Error::Usage(
+            "the gf2 solver needs every move to be an unconditional toggle, but this puzzle has \
+             jumps or guarded toggles: use --solver bfs"
+                .into(),
+        ));
     }
     Ok(())
 }

@@ -24,10 +24,11 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     let program = puzzle.compile()?;
     let board = &puzzle.board;
     let count = |kind| program.moves().iter().filter(|m| m.kind == kind).count();
-    let (toggles, jumps) = if program.is_listed() {
-        (count(MoveKind::Toggle), count(MoveKind::Jump))
-    } else {
+    // A stencil presses each cell once: no need to list its moves to count them.
+    let (toggles, jumps) = if program.stencil().is_some() {
         (program.move_count(), 0)
+    } else {
+        (count(MoveKind::Toggle), count(MoveKind::Jump))
     };
     let mut out = std::io::stdout().lock();
     if args.json {
