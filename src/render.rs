@@ -75,6 +75,9 @@ pub fn pressed_cells(program: &Program, moves: &[usize]) -> Bits {
 pub fn text(puzzle: &Puzzle, program: &Program, start: &Bits, outcome: &Outcome) -> String {
     let mut out = answer_line(puzzle, program, outcome);
     out.push('\n');
+    // Room for the three pictures of a large answer at once, so the text never regrows.
+    let picture = puzzle.board.rows() * (puzzle.board.cols() + 1);
+    out.reserve(3 * picture + 4096);
     let board = |state: &Bits| {
         crate::io::board::write_board(state, &puzzle.board, &puzzle.symbols, "\n") + "\n"
     };
