@@ -13,7 +13,7 @@
 //! | [`Engine::DenseGf2`] | one board, analysis | toggles only, otherwise |
 //! | [`Engine::AnswerTable`] | many boards | at most 26 cells, when a table of 2^cells bytes is cheaper than a search per board |
 //! | [`Engine::PegDfs`] | one board | every move removes one piece (peg solitaire): all solutions have one length |
-//! | [`Engine::Bfs`] | one board | everything else of at most 64 cells |
+//! | [`Engine::Bfs`] | one board, the state graph | everything else of at most 64 cells; the state graph of any puzzle, up to `graph-states` states |
 //! | [`Engine::LinearSpan`] | count, list | toggles only, no start, no distances: `cosets x 2^rank` states, listed through a basis |
 //! | [`Engine::Layered`] | count, list, histogram | at most 64 cells, layer by layer on both cores |
 
@@ -189,10 +189,7 @@ pub fn plan(program: &Program, query: &Query, prefer: Preference, limits: &Limit
         Query::Batch { boards } => batch_plan(program, *boards, prefer, limits)?,
         Query::States(q) => states_plan(program, q, limits)?,
         Query::Analyze => linear_plan(program, limits)?,
-        Query::Graph => {
-            let states = u128::from(limits.graph_states);
-            search_plan(program, Engine::Bfs, states, limits)?
-        }
+        Query::Graph => graph_plan(program, limits)?,
     };
     limits.check(
         "max-memory",
@@ -283,6 +280,20 @@ fn search_plan(program: &Program, engine: Engine, states: u128, limits: &Limits)
         // The search holds what it visits, up to the budget; its fixed part must fit.
         memory: memory.min(u128::from(limits.max_memory).max(fixed)),
         work: states * program.moves().len() as u128,
+        budget: limits.max_memory,
+    })
+}
+
+/// The state graph: breadth-first over whole states (any number of cells),
+/// at most `graph-states` of them.
+fn graph_plan(program: &Program, limits: &Limits) -> Result<Plan> {
+    require_listed(program)?;
+    let states = u128::from(limits.graph_states);
+    let per_state = program.cells().div_ceil(64) as u128 * 8 * 3 + 64;
+    Ok(Plan {
+        engine: Engine::Bfs,
+        memory: states * per_state + listed_bytes(program),
+        work: states * program.moves().len() as u128 * program.cells().div_ceil(64) as u128,
         budget: limits.max_memory,
     })
 }

@@ -12,6 +12,7 @@
 //! With symmetry, states are counted and listed up to the puzzle's symmetries
 //! ([`symmetry::Symmetries`]): one representative per orbit.
 
+pub mod graph;
 pub mod layers;
 pub mod symmetry;
 

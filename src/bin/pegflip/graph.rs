@@ -1,15 +1,10 @@
 //! `pegflip graph`: the state graph reachable from a board, as Graphviz DOT (through petgraph).
 
-use std::collections::VecDeque;
 use std::io::Write;
 
 use clap::Parser;
 use petgraph::dot::{Config, Dot};
 use petgraph::graph::{DiGraph, NodeIndex};
-use rustc_hash::FxHashMap;
-
-/// The most states `graph` draws (`graph-states`).
-pub const GRAPH_STATES: usize = 10_000;
 
 /// Print the graph of states reachable from a board as Graphviz DOT.
 #[derive(Parser)]
@@ -19,7 +14,7 @@ Examples:
   pegflip graph puzzles/flip4x4.toml --from bwwb/bbwb/bwwb/bwww | dot -Tsvg > states.svg
 
 Nodes are boards (targets drawn doubled); edges are moves. Past 10,000 states
-(the limit graph-states) it refuses.")]
+(the limit graph-states; --set limits.graph-states=N) it refuses.")]
 pub struct Args {
     #[command(flatten)]
     puzzle: crate::common::PuzzleArgs,
@@ -40,50 +35,14 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         crate::warn(&read.warnings);
         read.state
     };
-    let mut graph: DiGraph<String, String> = DiGraph::new();
-    let mut index: FxHashMap<pegflip::Bits, NodeIndex> = FxHashMap::default();
-    let mut queue = VecDeque::new();
-    let label = |s: &pegflip::Bits| puzzle.board_text(s);
-    index.insert(start.clone(), graph.add_node(label(&start)));
-    queue.push_back(start);
-    while let Some(s) = queue.pop_front() {
-        let from = index[&s];
-        for m in 0..program.moves().len() {
-            let Ok(t) = program.apply(&s, m) else {
-                continue;
-            };
-            let to = match index.get(&t) {
-                Some(&n) => n,
-                None => {
-                    if index.len() >= GRAPH_STATES {
-                        return Err(pegflip::Error::Limit {
-                            what: "the number of reachable states".into(),
-                            name: "graph-states",
-                            value: index.len() as u128 + 1,
-                            limit: GRAPH_STATES as u128,
-                            hint: "a drawing of more states would not be readable; \
-                                   `pegflip states --from BOARD --reachable --count` counts them"
-                                .into(),
-                        }
-                        .into());
-                    }
-                    let n = graph.add_node(label(&t));
-                    index.insert(t.clone(), n);
-                    queue.push_back(t);
-                    n
-                }
-            };
-            graph.add_edge(
-                from,
-                to,
-                pegflip::render::describe_move(&puzzle, &program, m),
-            );
-        }
-    }
-    let targets: Vec<NodeIndex> = index
-        .iter()
-        .filter(|(s, _)| program.is_target(s))
-        .map(|(_, &n)| n)
+    let states = pegflip::enumerate::graph::state_graph(&program, &start, &puzzle.limits)?;
+    let graph = states.map(
+        |_, s| puzzle.board_text(s),
+        |_, &m| pegflip::render::describe_move(&puzzle, &program, m),
+    );
+    let targets: Vec<NodeIndex> = states
+        .node_indices()
+        .filter(|&n| program.is_target(&states[n]))
         .collect();
     let edge_attr = |g: &DiGraph<String, String>, e: petgraph::graph::EdgeReference<String>| {
         format!("label = {:?}", g[petgraph::visit::EdgeRef::id(&e)])
