@@ -48,6 +48,8 @@
 //! # Ok::<(), pegflip::Error>(())
 //! ```
 
+#![deny(missing_docs)]
+
 pub mod bits;
 pub mod board;
 pub mod catalogue;

@@ -105,7 +105,9 @@ pub fn require_cells(cells: usize) -> Result<()> {
 /// What one search found: the moves from the start, and the state they reach.
 #[derive(Debug)]
 pub struct Found {
+    /// Indices into the program's moves, in the order played.
     pub moves: Vec<usize>,
+    /// The state they reach.
     pub end: u64,
 }
 
