@@ -132,32 +132,55 @@ fn walk<'a>(root: &'a mut Item, o: &Override) -> Result<&'a mut Item> {
     Ok(item)
 }
 
-/// Moves an error that lies inside an overridden value onto its `--set` argument.
-pub(crate) fn relocate(err: Error, edited: &str, placed: &[Placed]) -> Error {
+/// Puts an error found in the edited text back where the user wrote it: an
+/// error on the line of an overridden value points at its `--set` argument
+/// (at the value, or at the key when the key itself is wrong); any other
+/// error points at the same line of the original file, found by a line diff
+/// (an override can add or remove lines above it).
+pub(crate) fn relocate(err: Error, original: &str, edited: &str, placed: &[Placed]) -> Error {
     let Error::Input(d) = &err else { return err };
+    let line_start = |text: &str, line: usize| -> usize {
+        text.split_inclusive('\n').take(line).map(str::len).sum()
+    };
+    let line_of = |at: usize| edited[..at.min(edited.len())].matches('\n').count() + 1;
     // The diagnostic's byte offset in the edited text.
-    let line_start: usize = edited
-        .split_inclusive('\n')
-        .take(d.line - 1)
-        .map(str::len)
-        .sum();
-    let col_bytes: usize = edited[line_start..]
+    let start = line_start(edited, d.line - 1);
+    let col_bytes: usize = edited[start..]
         .chars()
         .take(d.col - 1)
         .map(char::len_utf8)
         .sum();
-    let at = line_start + col_bytes;
-    match placed
+    let at = start + col_bytes;
+    if let Some(p) = placed
         .iter()
-        .find(|p| p.span.contains(&at) || p.span.end == at)
+        .find(|p| (line_of(p.span.start)..=line_of(p.span.end)).contains(&d.line))
     {
-        Some(p) => {
-            let inside = (at - p.span.start).min(p.arg.len() - p.value_offset);
-            Error::Input(Box::new(Diagnostic {
-                file: "--set".into(),
-                ..Diagnostic::error("--set", &p.arg, p.value_offset + inside, d.message.clone())
-            }))
-        }
-        None => err,
+        let offset = if p.span.contains(&at) || p.span.end == at {
+            p.value_offset + (at - p.span.start).min(p.arg.len() - p.value_offset)
+        } else {
+            0
+        };
+        return Error::Input(Box::new(Diagnostic {
+            file: "--set".into(),
+            ..Diagnostic::error("--set", &p.arg, offset, d.message.clone())
+        }));
     }
+    let diff = similar::TextDiff::from_lines(original, edited);
+    let new_index = d.line - 1;
+    for op in diff.ops() {
+        if let similar::DiffOp::Equal {
+            old_index,
+            new_index: first,
+            len,
+        } = *op
+            && (first..first + len).contains(&new_index)
+        {
+            let line = old_index + new_index - first;
+            return Error::Input(Box::new(Diagnostic {
+                line: line + 1,
+                ..(**d).clone()
+            }));
+        }
+    }
+    err
 }

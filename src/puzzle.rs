@@ -196,7 +196,8 @@ impl Puzzle {
     /// an overridden value points at its `--set` argument.
     pub fn parse_with(text: &str, file: &str, overrides: &[Override]) -> Result<Puzzle> {
         let (edited, placed) = crate::overrides::apply(text, overrides)?;
-        Puzzle::parse(&edited, file).map_err(|e| crate::overrides::relocate(e, &edited, &placed))
+        Puzzle::parse(&edited, file)
+            .map_err(|e| crate::overrides::relocate(e, text, &edited, &placed))
     }
 
     /// Reads a board written with rows joined by `/`, or in words: `all-on`,
