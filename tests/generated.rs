@@ -28,9 +28,7 @@ fn scale() -> usize {
 fn brute_distance(program: &Program, start: &Bits) -> Option<usize> {
     let n = program.cells();
     assert!(n <= 16);
-    let Some(start) = start.to_u64() else {
-        return None;
-    };
+    let start = start.to_u64()?;
     let mut dist = vec![usize::MAX; 1 << n];
     dist[start as usize] = 0;
     let mut queue = std::collections::VecDeque::from([start]);
