@@ -30,7 +30,10 @@
 //!   a parity certificate, by light chasing ([`solve::grid`]) where it
 //!   applies and dense elimination otherwise.
 //! - [`enumerate`] lists and counts solvable or reachable states, up to
-//!   symmetry; [`verify`] checks a written answer without any solver.
+//!   symmetry.
+//! - [`check`]: the one checker. Every answer is replayed (or its certificate
+//!   checked) before it is returned, and [`check::verify`] checks a written
+//!   [`Answer`] without any solver.
 //! - [`catalogue`] holds the shipped puzzles, built in.
 //!
 //! # Example
@@ -50,9 +53,11 @@
 
 #![deny(missing_docs)]
 
+pub mod answer;
 pub mod bits;
 pub mod board;
 pub mod catalogue;
+pub mod check;
 pub mod compile;
 pub mod enumerate;
 pub mod error;
@@ -67,8 +72,8 @@ pub mod render;
 pub mod solve;
 pub mod spec;
 pub mod symbols;
-pub mod verify;
 
+pub use answer::Answer;
 pub use bits::Bits;
 pub use board::{Board, CellId};
 pub use error::{Diagnostic, Error, Result};

@@ -17,7 +17,7 @@ use crate::puzzle::{GoalRule, Puzzle};
 use crate::solve::grid::GridStencil;
 
 /// What kind of rule a move came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MoveKind {
     /// A press: `cells` is the pressed cell.
     Toggle,

@@ -1,15 +1,13 @@
 //! Solutions and proofs as text for people and as JSON for programs.
 
-use serde_json::{Value, json};
-
 use crate::bits::Bits;
 use crate::program::{Goal, MoveKind, Program};
 use crate::puzzle::Puzzle;
 use crate::solve::{Outcome, Proof};
 
-/// Past this many cells times moves, text output shows the pressed cells and
-/// the final board instead of every intermediate board.
-pub const STEP_BOARDS_LIMIT: usize = 200_000;
+// Past this many cells times moves, text output shows the pressed cells and
+// the final board instead of every intermediate board.
+pub use crate::answer::STEP_BOARDS_LIMIT;
 
 /// The character marking a cell of a certificate or a pressed cell in pictures.
 const MARK: char = '#';
@@ -167,81 +165,6 @@ pub fn text(puzzle: &Puzzle, program: &Program, start: &Bits, outcome: &Outcome)
         }
     }
     out
-}
-
-/// The JSON answer: `solvable`; when solvable `length`, `optimal`, `moves`
-/// (each with `kind`, `cells`, and on small boards the `board` after it),
-/// `final`, and `pieces` for the fewest-pieces objective; when a parity proof
-/// exists, `certificate`: one `{target, cells}` per target.
-pub fn json(puzzle: &Puzzle, program: &Program, start: &Bits, outcome: &Outcome) -> Value {
-    let mut v = json!({
-        "puzzle": puzzle.name,
-        "start": puzzle.board_text(start),
-        "solvable": matches!(outcome, Outcome::Solved(_)),
-    });
-    let coords = |cells: &mut dyn Iterator<Item = usize>| -> Vec<[usize; 2]> {
-        cells
-            .map(|c| puzzle.board.coord(crate::CellId(c)))
-            .collect()
-    };
-    match outcome {
-        Outcome::Solved(solution) => {
-            let small = solution.moves.len().saturating_mul(program.cells()) <= STEP_BOARDS_LIMIT;
-            let states = if small {
-                program.trace(start, &solution.moves).unwrap_or_default()
-            } else {
-                Vec::new()
-            };
-            let moves: Vec<Value> = solution
-                .moves
-                .iter()
-                .enumerate()
-                .map(|(i, &m)| {
-                    let (kind, moved) = program
-                        .move_cells(m)
-                        .unwrap_or((MoveKind::Toggle, Vec::new()));
-                    let kind = match kind {
-                        MoveKind::Toggle => "toggle",
-                        MoveKind::Jump => "jump",
-                    };
-                    let cells = coords(&mut moved.iter().map(|c| c.0));
-                    let text = describe_move(puzzle, program, m);
-                    let mut step = json!({ "kind": kind, "cells": cells, "text": text });
-                    if let Some(state) = states.get(i + 1) {
-                        step["board"] = json!(puzzle.board_text(state));
-                    }
-                    step
-                })
-                .collect();
-            v["length"] = json!(solution.moves.len());
-            v["optimal"] = json!(solution.optimal);
-            v["moves"] = json!(moves);
-            v["final"] = json!(puzzle.board_text(&solution.end));
-            if matches!(program.goal(), Goal::FewestPieces) {
-                v["pieces"] = json!(solution.end.count_ones());
-            }
-        }
-        Outcome::Unsolvable(proof) => {
-            v["proof"] = json!(match proof {
-                Proof::Search => "search",
-                Proof::Parity(_) => "parity",
-                Proof::Rank => "rank",
-            });
-            if let Proof::Parity(certificates) = proof {
-                let list: Vec<Value> = certificates
-                    .iter()
-                    .map(|c| {
-                        json!({
-                            "target": puzzle.board_text(&c.target),
-                            "cells": coords(&mut c.cells.ones_iter()),
-                        })
-                    })
-                    .collect();
-                v["certificate"] = json!(list);
-            }
-        }
-    }
-    v
 }
 
 fn plural(n: usize, word: &str) -> String {

@@ -121,7 +121,7 @@ fn french37_central_game_is_impossible_by_parity() {
     match solve(&program, &start, &Limits::default()).unwrap() {
         Outcome::Unsolvable(Proof::Parity(certificates)) => {
             assert_eq!(certificates.len(), 1);
-            certificates[0].check(&program, &start).unwrap();
+            pegflip::check::check_certificate(&program, &start, &certificates[0]).unwrap();
         }
         other => panic!("expected a parity proof, got {other:?}"),
     }

@@ -141,3 +141,37 @@ fn verify_reports_bad_json_with_its_place() {
     assert!(stderr.starts_with("<stdin>:1:"), "{stderr}");
     assert!(stderr.contains("not JSON"), "{stderr}");
 }
+
+#[test]
+fn every_field_read_is_checked_the_kind_of_each_move_and_the_optimal_claim() {
+    let answer = solve_json(&["solve", "puzzles/lights-out.toml", "--json"]);
+    let mut wrong_kind = answer.clone();
+    wrong_kind["moves"][0]["kind"] = "jump".into();
+    let (code, text) = verify("puzzles/lights-out.toml", &wrong_kind);
+    assert_eq!(
+        (code, text.trim()),
+        (1, "does not hold: move 1 is a toggle, not a jump")
+    );
+
+    // Pressing the same cell twice more: the board is the same, but presses cancel
+    // in pairs, so a solution that does it is not the fewest.
+    let mut doubled = answer.clone();
+    let first = doubled["moves"][0].clone();
+    let moves = doubled["moves"].as_array_mut().unwrap();
+    moves.push(first.clone());
+    moves.push(first);
+    for step in moves.iter_mut() {
+        step.as_object_mut().unwrap().remove("board");
+    }
+    doubled["length"] = (moves.len()).into();
+    let (code, text) = verify("puzzles/lights-out.toml", &doubled);
+    assert_eq!(code, 1);
+    assert!(
+        text.contains("claims to be optimal, but it makes move 0 twice"),
+        "{text}"
+    );
+    // The same answer without the claim holds.
+    doubled["optimal"] = false.into();
+    let (code, text) = verify("puzzles/lights-out.toml", &doubled);
+    assert_eq!(code, 0, "{text}");
+}

@@ -26,47 +26,13 @@ use crate::solve::grid::GridLinear;
 /// move flips an even number of cells of `Q`, while the board and the target
 /// differ on an odd number of cells of `Q`. Moves preserve the parity of the
 /// pieces on `Q`, so no sequence of them joins the board to the target.
+/// [`crate::check::check_certificate`] checks one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Certificate {
     /// The target this certificate rules out.
     pub target: Bits,
     /// The cells of `Q`.
     pub cells: Bits,
-}
-
-impl Certificate {
-    /// Checks the certificate against its definition: every move flips an
-    /// even number of its cells, and `start` differs from the target on an
-    /// odd number of them. Returns the first failure in words.
-    pub fn check(&self, program: &Program, start: &Bits) -> std::result::Result<(), String> {
-        if let Some(stencil) = program.stencil() {
-            // Press p flips the cells p + o; the negated stencil, applied to Q,
-            // counts at p the parity of the cells of Q that pressing p flips.
-            let mut hits = Bits::zeros(program.cells());
-            stencil.negated().apply(&mut hits, &self.cells);
-            if let Some(i) = hits.ones_iter().next() {
-                return Err(format!(
-                    "move {i} flips an odd number of cells of the certificate"
-                ));
-            }
-        } else {
-            for (i, m) in program.moves().iter().enumerate() {
-                let hits = m.flip.iter().filter(|c| self.cells.get(c.0)).count();
-                if hits % 2 == 1 {
-                    return Err(format!("move {i} flips {hits} cells of the certificate"));
-                }
-            }
-        }
-        let mut diff = start.clone();
-        diff.xor_assign(&self.target);
-        let odd = diff.ones_iter().filter(|&c| self.cells.get(c)).count();
-        if odd % 2 == 0 {
-            return Err(format!(
-                "board and target differ on {odd} cells of the certificate, an even number"
-            ));
-        }
-        Ok(())
-    }
 }
 
 /// How a linear puzzle is being solved.

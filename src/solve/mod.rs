@@ -243,34 +243,9 @@ fn relaxation(
     (open.is_empty().then_some(certificates), Some(open))
 }
 
-/// Checks an outcome independently of the solver that produced it: a
-/// solution is replayed (every move legal, the end state as claimed, and for
-/// targets the end is a target); a parity certificate is checked against its
-/// definition. A search proof is the exhaustive search itself.
+/// Checks an outcome with the one checker ([`crate::check::check_outcome`]);
+/// a failure is a bug, reported as [`Error::Internal`].
 pub fn check(program: &Program, start: &Bits, outcome: &Outcome) -> Result<()> {
-    let solution = match outcome {
-        Outcome::Solved(solution) => solution,
-        Outcome::Unsolvable(Proof::Parity(certificates)) => {
-            for c in certificates {
-                c.check(program, start)
-                    .map_err(|e| Error::Internal(format!("a certificate fails: {e}")))?;
-            }
-            return Ok(());
-        }
-        Outcome::Unsolvable(_) => return Ok(()),
-    };
-    let end = program
-        .replay(start, &solution.moves)
-        .map_err(|e| Error::Internal(format!("the solution does not replay: {e}")))?;
-    if end != solution.end {
-        return Err(Error::Internal(
-            "the solution replays to another state than claimed".into(),
-        ));
-    }
-    if matches!(program.goal(), Goal::Targets(_)) && !program.is_target(&end) {
-        return Err(Error::Internal(
-            "the solution does not reach a target".into(),
-        ));
-    }
-    Ok(())
+    crate::check::check_outcome(program, start, outcome)
+        .map_err(|e| Error::Internal(format!("the answer fails its own check: {e}")))
 }

@@ -27,7 +27,7 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     let puzzle = args.puzzle.load()?;
     let program = puzzle.compile()?;
     let (bytes, name) = crate::read_input(Some(&args.answer))?;
-    let answer: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
+    let answer: pegflip::Answer = serde_json::from_slice(&bytes).map_err(|e| {
         let text = String::from_utf8_lossy(&bytes);
         let line_start: usize = text
             .split_inclusive('\n')
@@ -38,10 +38,14 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
             &name,
             &text,
             line_start + e.column().saturating_sub(1),
-            format!("not JSON: {e}"),
+            if e.is_syntax() || e.is_eof() {
+                format!("not JSON: {e}")
+            } else {
+                format!("not an answer of `solve --json`: {e}")
+            },
         )
     })?;
-    let verdict = pegflip::verify::verify(&puzzle, &program, &answer);
+    let verdict = pegflip::check::verify(&program, &answer).map_err(|e| e.to_string());
     let mut out = std::io::stdout().lock();
     if args.json {
         let (holds, reason) = match &verdict {

@@ -1,0 +1,409 @@
+//! The one checker: replays solutions and checks certificates and written answers, using no solver.
+//!
+//! Every answer the engines produce passes [`check_outcome`] before it is
+//! returned, and `pegflip verify` runs [`verify`] on a written [`Answer`].
+//! Both replay moves through [`Program::replay`] and check certificates with
+//! [`check_certificate`]; a failure is a [`CheckError`] naming the step.
+
+use rustc_hash::FxHashMap;
+
+use crate::answer::{Answer, STEP_BOARDS_LIMIT, kind_name};
+use crate::bits::Bits;
+use crate::board::CellId;
+use crate::program::{Goal, MoveKind, Program, ReplayError};
+use crate::solve::{Certificate, Outcome, Proof};
+
+/// Why an answer does not hold: the first failing step.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CheckError {
+    /// A field the answer needs is missing or of the wrong kind.
+    #[error("the answer has no {0}")]
+    Missing(&'static str),
+    /// A board of the answer does not read on the puzzle.
+    #[error("the {what} board does not read: {reason}")]
+    Board {
+        /// Which board.
+        what: String,
+        /// What the reader said.
+        reason: String,
+    },
+    /// A move names cells that are not a move of the puzzle.
+    #[error("move {step}: {reason}")]
+    NoSuchMove {
+        /// 1-based step.
+        step: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A move is not legal on the board before it.
+    #[error("move {step} is not legal on the board before it")]
+    Illegal {
+        /// 1-based step.
+        step: usize,
+    },
+    /// A move's stated kind is not the kind of the move its cells name.
+    #[error("move {step} is a {actual}, not a {claimed}")]
+    Kind {
+        /// 1-based step.
+        step: usize,
+        /// The kind of the move the cells name.
+        actual: &'static str,
+        /// The kind the answer gives.
+        claimed: String,
+    },
+    /// The board written after a move is not the board the move leaves.
+    #[error("move {step}: the board after it is {actual}, not {claimed}")]
+    StepBoard {
+        /// 1-based step.
+        step: usize,
+        /// The board the move leaves.
+        actual: String,
+        /// The board the answer gives.
+        claimed: String,
+    },
+    /// The length is not the number of moves.
+    #[error("the claimed length is {claimed}, but there are {actual} moves")]
+    Length {
+        /// The length the answer gives (or `missing`).
+        claimed: String,
+        /// The number of moves.
+        actual: usize,
+    },
+    /// The moves end elsewhere than the answer says.
+    #[error("the moves end on {actual}, not on the claimed final board")]
+    Final {
+        /// The board the moves end on.
+        actual: String,
+    },
+    /// The moves do not reach a target.
+    #[error("the moves end on {0}, which is not a target")]
+    NotTarget(String),
+    /// The pieces left are not those claimed.
+    #[error("the moves leave {actual} pieces, but the answer claims {claimed}")]
+    Pieces {
+        /// The pieces the moves leave.
+        actual: usize,
+        /// The pieces the answer gives (or `none`).
+        claimed: String,
+    },
+    /// A solution claimed optimal that provably is not.
+    #[error("the answer claims to be optimal, but {0}")]
+    NotOptimal(String),
+    /// No certificate, where one is needed.
+    #[error(
+        "the answer claims no solution but gives no \"certificate\" to check (an exhaustive \
+         search is not checkable from its output)"
+    )]
+    NoCertificate,
+    /// A fewest-pieces puzzle claimed impossible.
+    #[error("a fewest-pieces puzzle always has an answer; none is impossible")]
+    ObjectiveImpossible,
+    /// A target without a certificate that rules it out.
+    #[error("no certificate rules out target {0}")]
+    Uncovered(usize),
+    /// A certificate cell outside the board.
+    #[error("{what}: [{row}, {col}] is not a cell of the board")]
+    NotACell {
+        /// Where the cell was named.
+        what: String,
+        /// Its row.
+        row: usize,
+        /// Its column.
+        col: usize,
+    },
+    /// A move flips an odd number of a certificate's cells.
+    #[error("{what}: move {index} flips an odd number of its cells")]
+    CertificateMove {
+        /// Which certificate.
+        what: String,
+        /// The move.
+        index: usize,
+    },
+    /// The start and the target differ on an even number of a certificate's cells.
+    #[error("{what}: the start and the target differ on {differ} of its cells, an even number")]
+    CertificateParity {
+        /// Which certificate.
+        what: String,
+        /// How many cells differ.
+        differ: usize,
+    },
+}
+
+impl From<ReplayError> for CheckError {
+    fn from(e: ReplayError) -> CheckError {
+        match e {
+            ReplayError::NoSuchMove { step, index } => CheckError::NoSuchMove {
+                step,
+                reason: format!("there is no move {index}"),
+            },
+            ReplayError::Illegal { step, .. } => CheckError::Illegal { step },
+        }
+    }
+}
+
+/// Checks a certificate against its definition: every move flips an even
+/// number of its cells, and `start` differs from its target on an odd number.
+pub fn check_certificate(
+    program: &Program,
+    start: &Bits,
+    certificate: &Certificate,
+) -> Result<(), CheckError> {
+    let what = format!(
+        "certificate for {}",
+        program.puzzle().board_text(&certificate.target)
+    );
+    if let Some(stencil) = program.stencil() {
+        // Press p flips the cells p + o; the negated stencil, applied to Q,
+        // counts at p the parity of the cells of Q that pressing p flips.
+        let mut hits = Bits::zeros(program.cells());
+        stencil.negated().apply(&mut hits, &certificate.cells);
+        if let Some(index) = hits.ones_iter().next() {
+            return Err(CheckError::CertificateMove { what, index });
+        }
+    } else {
+        for (index, m) in program.moves().iter().enumerate() {
+            let hits = m.flip.iter().filter(|c| certificate.cells.get(c.0)).count();
+            if hits % 2 == 1 {
+                return Err(CheckError::CertificateMove { what, index });
+            }
+        }
+    }
+    let mut diff = start.clone();
+    diff.xor_assign(&certificate.target);
+    let differ = diff
+        .ones_iter()
+        .filter(|&c| certificate.cells.get(c))
+        .count();
+    if differ % 2 == 0 {
+        return Err(CheckError::CertificateParity { what, differ });
+    }
+    Ok(())
+}
+
+/// Checks an outcome independently of the engine that produced it: a
+/// solution is replayed (every move legal, the end state as claimed, for
+/// targets a target, and not claimed optimal when it visits a state twice);
+/// a parity certificate is checked against its definition. A search proof
+/// is the exhaustive search itself, and a rank proof the elimination.
+pub fn check_outcome(program: &Program, start: &Bits, outcome: &Outcome) -> Result<(), CheckError> {
+    let solution = match outcome {
+        Outcome::Solved(solution) => solution,
+        Outcome::Unsolvable(Proof::Parity(certificates)) => {
+            if let Goal::Targets(targets) = program.goal()
+                && let Some(t) = targets
+                    .iter()
+                    .position(|t| !certificates.iter().any(|c| c.target == *t))
+            {
+                return Err(CheckError::Uncovered(t + 1));
+            }
+            for c in certificates {
+                check_certificate(program, start, c)?;
+            }
+            return Ok(());
+        }
+        Outcome::Unsolvable(_) => return Ok(()),
+    };
+    let end = program.replay(start, &solution.moves)?;
+    let board = |s: &Bits| program.puzzle().board_text(s);
+    if end != solution.end {
+        return Err(CheckError::Final {
+            actual: board(&end),
+        });
+    }
+    if matches!(program.goal(), Goal::Targets(_)) && !program.is_target(&end) {
+        return Err(CheckError::NotTarget(board(&end)));
+    }
+    if solution.optimal {
+        check_not_longer(program, start, &solution.moves)?;
+    }
+    Ok(())
+}
+
+/// What can be shown of a solution claimed optimal without solving: it
+/// presses no toggle twice (presses of a linear puzzle cancel in pairs), and
+/// it never comes back to a board it has left (the loop could be cut out).
+fn check_not_longer(program: &Program, start: &Bits, moves: &[usize]) -> Result<(), CheckError> {
+    if program.is_linear() {
+        let mut pressed = rustc_hash::FxHashSet::default();
+        if let Some(m) = moves.iter().find(|&&m| !pressed.insert(m)) {
+            return Err(CheckError::NotOptimal(format!(
+                "it makes move {m} twice, and presses cancel in pairs"
+            )));
+        }
+        return Ok(());
+    }
+    if moves.len().saturating_mul(program.cells()) > STEP_BOARDS_LIMIT * 64 {
+        return Ok(());
+    }
+    let states = program.trace(start, moves)?;
+    let mut seen = rustc_hash::FxHashSet::default();
+    if let Some(i) = states.iter().position(|s| !seen.insert(s)) {
+        return Err(CheckError::NotOptimal(format!(
+            "it comes back after move {i} to a board it had left"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks a written answer against the puzzle, without any solver. `Ok`
+/// carries a one-line summary of what was checked.
+pub fn verify(program: &Program, answer: &Answer) -> Result<String, CheckError> {
+    let puzzle = program.puzzle();
+    let read = |text: &str, what: &str| {
+        puzzle
+            .read_board(text, what)
+            .map(|r| r.state)
+            .map_err(|e| CheckError::Board {
+                what: what.into(),
+                reason: e.to_string(),
+            })
+    };
+    let start = read(&answer.start, "start")?;
+    if !answer.solvable {
+        return verify_certificates(program, answer, &start);
+    }
+    let steps = answer
+        .moves
+        .as_ref()
+        .ok_or(CheckError::Missing("\"moves\""))?;
+    let cell = |[r, c]: [usize; 2], what: &str| {
+        puzzle.board.cell_at(r, c).ok_or(CheckError::NotACell {
+            what: what.into(),
+            row: r,
+            col: c,
+        })
+    };
+    // The move each (kind, cells) names: a stencil's press i is move i.
+    let by_cells: FxHashMap<(MoveKind, &[CellId]), usize> = if program.stencil().is_some() {
+        FxHashMap::default()
+    } else {
+        program
+            .moves()
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(i, m)| ((m.kind, m.cells.as_slice()), i))
+            .collect()
+    };
+    let mut indices = Vec::with_capacity(steps.len());
+    let mut state = start.clone();
+    for (i, step) in steps.iter().enumerate() {
+        let what = format!("move {}", i + 1);
+        let cells = step
+            .cells
+            .iter()
+            .map(|&rc| cell(rc, &what))
+            .collect::<Result<Vec<_>, _>>()?;
+        let found = [MoveKind::Toggle, MoveKind::Jump]
+            .into_iter()
+            .find_map(|kind| {
+                if program.stencil().is_some() {
+                    (kind == MoveKind::Toggle && cells.len() == 1).then(|| (kind, cells[0].0))
+                } else {
+                    by_cells.get(&(kind, cells.as_slice())).map(|&m| (kind, m))
+                }
+            });
+        let Some((kind, index)) = found else {
+            return Err(CheckError::NoSuchMove {
+                step: i + 1,
+                reason: format!("the puzzle has no move with cells {:?}", step.cells),
+            });
+        };
+        if step.kind != kind_name(kind) {
+            return Err(CheckError::Kind {
+                step: i + 1,
+                actual: kind_name(kind),
+                claimed: step.kind.clone(),
+            });
+        }
+        program
+            .apply_mut(&mut state, index)
+            .map_err(|_| CheckError::Illegal { step: i + 1 })?;
+        if let Some(claimed) = &step.board
+            && *claimed != puzzle.board_text(&state)
+        {
+            return Err(CheckError::StepBoard {
+                step: i + 1,
+                actual: puzzle.board_text(&state),
+                claimed: claimed.clone(),
+            });
+        }
+        indices.push(index);
+    }
+    if answer.length != Some(steps.len()) {
+        return Err(CheckError::Length {
+            claimed: answer
+                .length
+                .map_or("missing".to_string(), |l| l.to_string()),
+            actual: steps.len(),
+        });
+    }
+    let end = puzzle.board_text(&state);
+    if answer.final_board.as_deref() != Some(end.as_str()) {
+        return Err(CheckError::Final { actual: end });
+    }
+    let summary = match program.goal() {
+        Goal::Targets(_) if !program.is_target(&state) => {
+            return Err(CheckError::NotTarget(end));
+        }
+        Goal::Targets(_) => format!("{} legal moves reach a target", steps.len()),
+        Goal::FewestPieces => {
+            let pieces = state.count_ones();
+            if answer.pieces != Some(pieces) {
+                return Err(CheckError::Pieces {
+                    actual: pieces,
+                    claimed: answer.pieces.map_or("none".into(), |p| p.to_string()),
+                });
+            }
+            format!(
+                "{} legal moves leave {pieces} pieces, as claimed",
+                steps.len()
+            )
+        }
+    };
+    if answer.optimal == Some(true) {
+        check_not_longer(program, &start, &indices)?;
+    }
+    Ok(summary)
+}
+
+fn verify_certificates(
+    program: &Program,
+    answer: &Answer,
+    start: &Bits,
+) -> Result<String, CheckError> {
+    let puzzle = program.puzzle();
+    let Goal::Targets(targets) = program.goal() else {
+        return Err(CheckError::ObjectiveImpossible);
+    };
+    let list = answer
+        .certificate
+        .as_ref()
+        .ok_or(CheckError::NoCertificate)?;
+    for (t, target) in targets.iter().enumerate() {
+        let target_text = puzzle.board_text(target);
+        let entry = list
+            .iter()
+            .find(|c| c.target == target_text)
+            .ok_or(CheckError::Uncovered(t + 1))?;
+        let what = format!("certificate for {target_text}");
+        let mut cells = Bits::zeros(program.cells());
+        for &[r, c] in &entry.cells {
+            let cell = puzzle.board.cell_at(r, c).ok_or(CheckError::NotACell {
+                what: what.clone(),
+                row: r,
+                col: c,
+            })?;
+            cells.set(cell.0, true);
+        }
+        let certificate = Certificate {
+            target: target.clone(),
+            cells,
+        };
+        check_certificate(program, start, &certificate)?;
+    }
+    Ok(format!(
+        "{} certificate(s) hold: no sequence of moves reaches the goal",
+        targets.len()
+    ))
+}
