@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::bits::Bits;
+use crate::error::{Error, Result};
 use crate::program::{Goal, MoveKind, Program};
 use crate::render::describe_move;
 use crate::solve::{Outcome, Proof};
@@ -75,6 +76,22 @@ pub fn kind_name(kind: MoveKind) -> &'static str {
 }
 
 impl Answer {
+    /// The answer for `outcome`, checked as written by the same checker as
+    /// `pegflip verify` ([`crate::check::verify`]) when it carries what that
+    /// checker reads (moves or certificates) and the board has at most
+    /// [`STEP_BOARDS_LIMIT`] cells; a failure is a bug ([`Error::Internal`]).
+    pub fn checked(program: &Program, start: &Bits, outcome: &Outcome) -> Result<Answer> {
+        let answer = Answer::new(program, start, outcome);
+        let checkable = !matches!(outcome, Outcome::Unsolvable(Proof::Search | Proof::Rank))
+            && program.cells() <= STEP_BOARDS_LIMIT;
+        if checkable && let Err(reason) = crate::check::verify(program, &answer) {
+            return Err(Error::Internal(format!(
+                "the answer fails verification: {reason}"
+            )));
+        }
+        Ok(answer)
+    }
+
     /// The answer for `outcome` from `start`.
     pub fn new(program: &Program, start: &Bits, outcome: &Outcome) -> Answer {
         let puzzle = program.puzzle();

@@ -60,6 +60,42 @@ impl Bits {
         }
     }
 
+    /// The set as an integer in decimal (bit `i` is `2^i`), at any size.
+    ///
+    /// ```
+    /// let mut b = pegflip::Bits::zeros(70);
+    /// b.set(69, true);
+    /// b.set(0, true);
+    /// assert_eq!(b.to_decimal(), "590295810358705651713");
+    /// ```
+    pub fn to_decimal(&self) -> String {
+        if let Some(v) = self.to_u64() {
+            return v.to_string();
+        }
+        // Horner's rule over the words, high to low, on base-10^18 limbs.
+        const BASE: u128 = 1_000_000_000_000_000_000;
+        let mut limbs: Vec<u128> = vec![0];
+        for &word in self.words.iter().rev() {
+            for half in [word >> 32, word & 0xffff_ffff] {
+                let mut carry = u128::from(half);
+                for limb in &mut limbs {
+                    let x = (*limb << 32) + carry;
+                    *limb = x % BASE;
+                    carry = x / BASE;
+                }
+                while carry > 0 {
+                    limbs.push(carry % BASE);
+                    carry /= BASE;
+                }
+            }
+        }
+        let mut text = limbs.last().map_or(String::new(), |l| l.to_string());
+        for limb in limbs.iter().rev().skip(1) {
+            text.push_str(&format!("{limb:018}"));
+        }
+        text
+    }
+
     /// The number of cells.
     pub fn len(&self) -> usize {
         self.len

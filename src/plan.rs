@@ -15,7 +15,7 @@
 //! | [`Engine::PegDfs`] | one board | every move removes one piece (peg solitaire): all solutions have one length |
 //! | [`Engine::Bfs`] | one board, the state graph | everything else of at most 64 cells; the state graph of any puzzle, up to `graph-states` states |
 //! | [`Engine::LinearSpan`] | count, list | toggles only, no start, no distances: `cosets x 2^rank` states, listed through a basis |
-//! | [`Engine::Layered`] | count, list, histogram | at most 64 cells, layer by layer on both cores |
+//! | [`Engine::Layered`] | count, list, histogram | at most 64 cells, layer by layer |
 
 use crate::error::{Error, Result};
 use crate::limits::{Limits, TABLE_CELLS, human_bytes};
@@ -132,7 +132,9 @@ impl Engine {
                 "algebra: the solvable states are cosets of the span of the moves, 2^rank each, \
                  listed through a basis"
             }
-            Engine::Layered => "layered breadth-first enumeration on both cores",
+            Engine::Layered => {
+                "layered breadth-first enumeration, successors generated and sorted in parallel"
+            }
         }
     }
 }

@@ -1,10 +1,11 @@
-//! Layered breadth-first enumeration over states of at most 64 cells, on both cores.
+//! Layered breadth-first enumeration over states of at most 64 cells.
 //!
 //! Each layer is a sorted vector of states. The next layer is made in chunks:
-//! every chunk's successors are generated in parallel, sorted and deduplicated,
-//! then all chunks are merged, and states seen in earlier layers are dropped
-//! (by a visited bitmap swept in sorted order, or by the earlier layers
-//! themselves when moves can never return to them).
+//! every chunk's successors are generated and sorted on rayon's threads,
+//! deduplicated, then all chunks are merged, and states seen in earlier
+//! layers are dropped (by a visited bitmap swept in sorted order, or by the
+//! earlier layers themselves when moves can never return to them). Dropping
+//! seen states and deduplicating run on one thread.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -223,7 +224,7 @@ impl NextBitmap {
         }
     }
 
-    /// The next layer from `layer` (sorted), block by block on both cores.
+    /// The next layer from `layer` (sorted), block by block on rayon's threads.
     fn expand(
         &mut self,
         masks: &Masks,
@@ -472,7 +473,7 @@ fn index_mask(cells: usize) -> u64 {
     if cells >= 64 { !0 } else { (1u64 << cells) - 1 }
 }
 
-/// Sorts (on both cores) and deduplicates states.
+/// Sorts (on rayon's threads) and deduplicates states.
 fn sort_dedup(v: &mut Vec<u64>) {
     v.par_sort_unstable();
     v.dedup();

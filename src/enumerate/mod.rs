@@ -6,7 +6,7 @@
 //!   size, and listed by a Gray-code walk over a basis of the span (one XOR
 //!   per state, streamed, so `| head` works on 2^1000 states);
 //! - [`Engine::Layered`]: layered breadth-first search ([`layers`]) backwards
-//!   from the targets, or forwards from a start, on both cores;
+//!   from the targets, or forwards from a start, generating and sorting on rayon's threads;
 //! - [`Engine::AnswerTable`]: for fewest-pieces puzzles every state has an answer.
 //!
 //! With symmetry, states are counted and listed up to the puzzle's symmetries

@@ -88,20 +88,7 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     }
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
-        let answer = pegflip::Answer::new(&program, &start, &outcome);
-        // The answer as written passes `verify` too: this checks the writing, on
-        // answers small enough to carry their step boards (the library has checked
-        // the answer itself).
-        let checkable = !matches!(
-            outcome,
-            Outcome::Unsolvable(pegflip::Proof::Search | pegflip::Proof::Rank)
-        ) && program.cells() <= render::STEP_BOARDS_LIMIT;
-        if let Some(Err(reason)) = checkable.then(|| pegflip::check::verify(&program, &answer)) {
-            return Err(pegflip::Error::Internal(format!(
-                "the answer fails verification: {reason}"
-            ))
-            .into());
-        }
+        let answer = pegflip::Answer::checked(&program, &start, &outcome)?;
         writeln!(stdout, "{}", serde_json::to_string_pretty(&answer)?)?;
     } else {
         write!(

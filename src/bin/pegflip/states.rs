@@ -108,7 +108,7 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
             Format::Bits => (0..cells)
                 .map(|i| if state.get(i) { '1' } else { '0' })
                 .collect(),
-            Format::Int => int_text(state),
+            Format::Int => state.to_decimal(),
             Format::Json => {
                 let key = if objective { "answer" } else { "distance" };
                 serde_json::json!({ "board": puzzle.board_text(state), key: d }).to_string()
@@ -145,32 +145,6 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     }
     out.flush()?;
     Ok(crate::OK)
-}
-
-/// A state as an integer (bit i is cell i), in decimal, at any size.
-fn int_text(state: &Bits) -> String {
-    if let Some(v) = state.to_u64() {
-        return v.to_string();
-    }
-    // Horner's rule over bits, high to low, on base-10^18 limbs.
-    const BASE: u128 = 1_000_000_000_000_000_000;
-    let mut limbs: Vec<u128> = vec![0];
-    for i in (0..state.len()).rev() {
-        let mut carry = u128::from(state.get(i));
-        for limb in &mut limbs {
-            let x = *limb * 2 + carry;
-            *limb = x % BASE;
-            carry = x / BASE;
-        }
-        if carry > 0 {
-            limbs.push(carry);
-        }
-    }
-    let mut text = limbs.last().map_or(String::new(), |l| l.to_string());
-    for limb in limbs.iter().rev().skip(1) {
-        text.push_str(&format!("{limb:018}"));
-    }
-    text
 }
 
 /// A spinner on stderr that appears once a run has lasted a second (never
