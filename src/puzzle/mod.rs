@@ -1,0 +1,237 @@
+//! The validated puzzle: board, symbols, move rules and goal, checked against the file.
+//!
+//! Everything that can be wrong with a puzzle file is found here, with the
+//! file, line and column; a [`Puzzle`] that exists compiles and solves
+//! without panicking.
+
+mod lower;
+mod rules;
+mod words;
+
+use std::ops::Range;
+
+use crate::bits::Bits;
+use crate::board::{Board, CellId, Dir};
+use crate::error::{Error, Result};
+use crate::io::board::{ReadBoard, read_slashed, read_tokens};
+use crate::limits::Limits;
+use crate::overrides::Override;
+use crate::spec::{Header, Spec};
+use crate::symbols::Symbols;
+
+/// A condition on the pressed cell for a toggle to be allowed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Guard {
+    /// Always allowed.
+    #[default]
+    Always,
+    /// Only on a set (lit) cell: the "lit-only" games.
+    On,
+    /// Only on a clear cell.
+    Off,
+}
+
+/// A move rule, as declared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveRule {
+    /// Pressing a cell toggles the cells at these offsets from it.
+    Toggle {
+        /// Grid offsets from the pressed cell.
+        offsets: Vec<Dir>,
+        /// When a press is allowed.
+        guard: Guard,
+    },
+    /// Pressing a cell toggles its neighbours ([`Board::adjacent`]), and
+    /// itself too when `closed`: the σ+ game (closed) and the σ game (open).
+    Adjacent {
+        /// Whether the pressed cell toggles too.
+        closed: bool,
+        /// When a press is allowed.
+        guard: Guard,
+    },
+    /// Pressing one cell toggles its own pattern, as in Merlin's Magic Square.
+    Press {
+        /// The pressed cell.
+        cell: CellId,
+        /// The cells it toggles, ascending.
+        flips: Vec<CellId>,
+        /// When the press is allowed.
+        guard: Guard,
+    },
+    /// A piece jumps along one of these directions over a piece into an empty cell.
+    Jump(Vec<Dir>),
+}
+
+/// What counts as solved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GoalRule {
+    /// Reach any of these states; each with the words it was given in.
+    Targets(Vec<(String, Bits)>),
+    /// Leave as few pieces as possible.
+    FewestPieces,
+}
+
+/// The judge's batch format.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BatchFormat {
+    /// What precedes the boards.
+    pub header: Header,
+    /// The answer for a board whose target cannot be reached.
+    pub impossible: String,
+}
+
+/// A puzzle that passed validation.
+#[derive(Clone, Debug)]
+pub struct Puzzle {
+    /// Display name.
+    pub name: String,
+    /// One line on what the puzzle is.
+    pub about: String,
+    /// The board.
+    pub board: Board,
+    /// How board text is written.
+    pub symbols: Symbols,
+    /// The move rules, in file order.
+    pub rules: Vec<MoveRule>,
+    /// The goal.
+    pub goal: GoalRule,
+    /// The declared start position, if any.
+    pub start: Option<Bits>,
+    /// The batch format.
+    pub batch: BatchFormat,
+    /// The limits in force: the defaults, then the file's `[limits]` table.
+    pub limits: Limits,
+}
+
+/// Where errors point: a file name and its text; and the limits to check.
+struct Src<'a> {
+    file: &'a str,
+    text: &'a str,
+    limits: Limits,
+}
+
+impl Src<'_> {
+    pub(super) fn err(&self, span: Range<usize>, message: impl Into<String>) -> Error {
+        self.err_at(span.start, message)
+    }
+
+    pub(super) fn err_at(&self, at: usize, message: impl Into<String>) -> Error {
+        Error::input(self.file, self.text, at, message)
+    }
+}
+
+impl Puzzle {
+    /// Parses and validates puzzle text; `file` names it in error messages.
+    ///
+    /// ```
+    /// let text = r#"
+    /// name = "Tiny lights out"
+    /// [board]
+    /// rows = 2
+    /// cols = 2
+    /// [[moves]]
+    /// toggle = "plus"
+    /// [goal]
+    /// target = "all-off"
+    /// "#;
+    /// let puzzle = pegflip::Puzzle::parse(text, "tiny.toml").unwrap();
+    /// assert_eq!(puzzle.board.cells(), 4);
+    /// ```
+    pub fn parse(text: &str, file: &str) -> Result<Puzzle> {
+        let spec: Spec = toml::from_str(text).map_err(|e| {
+            let at = e.span().map_or(0, |s| s.start);
+            Error::input(file, text, at, e.message().trim_end().to_string())
+        })?;
+        let mut src = Src {
+            file,
+            text,
+            limits: Limits::default(),
+        };
+        src.limits = lower::build_limits(&src, &spec)?;
+        let board = lower::build_board(&src, &spec.board)?;
+        let symbols = lower::build_symbols(&src, &spec.symbols)?;
+        if spec.moves.get_ref().is_empty() {
+            return Err(src.err(spec.moves.span(), "give at least one [[moves]] rule"));
+        }
+        let mut puzzle = Puzzle {
+            name: spec.name,
+            about: spec.about,
+            board,
+            symbols,
+            rules: Vec::new(),
+            goal: GoalRule::FewestPieces,
+            start: None,
+            batch: BatchFormat {
+                header: spec.batch.header,
+                impossible: lower::build_impossible(&src, &spec.batch.impossible)?,
+            },
+            limits: src.limits.clone(),
+        };
+        for m in spec.moves.get_ref() {
+            let rule = puzzle.build_rule(&src, m)?;
+            puzzle.rules.push(rule);
+        }
+        puzzle.goal = puzzle.build_goal(&src, &spec.goal)?;
+        if let Some(start) = &spec.start {
+            puzzle.start = Some(puzzle.read_spanned(&src, start)?);
+        }
+        Ok(puzzle)
+    }
+
+    /// Reads a puzzle file from disk.
+    pub fn from_file(path: &str) -> Result<Puzzle> {
+        Puzzle::from_file_with(path, &[])
+    }
+
+    /// Reads a puzzle file from disk and applies `--set` overrides to it.
+    pub fn from_file_with(path: &str, overrides: &[Override]) -> Result<Puzzle> {
+        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+            path: path.to_string(),
+            source,
+        })?;
+        Puzzle::parse_with(&text, path, overrides)
+    }
+
+    /// Parses puzzle text after applying `--set` overrides; an error inside
+    /// an overridden value points at its `--set` argument.
+    pub fn parse_with(text: &str, file: &str, overrides: &[Override]) -> Result<Puzzle> {
+        let (edited, placed) = crate::overrides::apply(text, overrides)?;
+        Puzzle::parse(&edited, file)
+            .map_err(|e| crate::overrides::relocate(e, text, &edited, &placed))
+    }
+
+    /// Reads a board written with rows joined by `/`, or in words: `all-on`,
+    /// `all-off`, `full but CELL, ...`, `empty but CELL, ...` (cells by
+    /// name); `file` names it in errors.
+    ///
+    /// ```
+    /// let puzzle = pegflip::Puzzle::from_file("puzzles/english33.toml")?;
+    /// let board = puzzle.read_board("full but d4", "<board>")?.state;
+    /// assert_eq!(board.count_ones(), 32);
+    /// # Ok::<(), pegflip::Error>(())
+    /// ```
+    pub fn read_board(&self, text: &str, file: &str) -> Result<ReadBoard> {
+        let src = Src {
+            file,
+            text,
+            limits: self.limits.clone(),
+        };
+        if let Some(state) = self.keyword(&src, text, 0) {
+            return Ok(ReadBoard {
+                state: state?,
+                warnings: Vec::new(),
+            });
+        }
+        read_slashed(text, 0, &self.board, &self.symbols, file, text)
+    }
+
+    /// Reads a board written one row per line (or per whitespace-separated token).
+    pub fn read_board_lines(&self, text: &str, file: &str) -> Result<ReadBoard> {
+        read_tokens(text, &self.board, &self.symbols, file)
+    }
+
+    /// Writes a state as board text, rows joined by `/`.
+    pub fn board_text(&self, state: &Bits) -> String {
+        crate::io::board::write_board(state, &self.board, &self.symbols, "/")
+    }
+}
