@@ -7,10 +7,13 @@ use crate::board::{CellId, Dir};
 use crate::error::Result;
 use crate::spec::MoveSpec;
 
+/// A preset's offsets on a board of `rows` x `cols`.
+type Offsets = fn(i64, i64) -> Vec<Dir>;
+
 /// The toggle presets: each gives its offsets on a board of `rows` x `cols`
 /// (`row-and-column` reaches across the whole board). `open` and `closed`
 /// are the board's own neighbourhoods, not offsets.
-const TOGGLE_PRESETS: &[(&str, fn(i64, i64) -> Vec<Dir>)] = &[
+const TOGGLE_PRESETS: &[(&str, Offsets)] = &[
     ("self", |_, _| vec![d(0, 0)]),
     ("plus", |_, _| {
         vec![d(0, 0), d(-1, 0), d(1, 0), d(0, -1), d(0, 1)]
