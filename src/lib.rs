@@ -22,7 +22,7 @@
 //! - Solvers: [`solve()`] answers one board with the planned engine (fewest
 //!   moves, or for the fewest-pieces objective the best end in the fewest
 //!   moves); [`AnswerTable`] answers every state of a puzzle of at most 26
-//!   cells from one backward search, and [`batch`] uses it for judge input
+//!   cells from one backward search, and [`batch()`] uses it for judge input
 //!   when the planner finds it pays. Every solution is replayed on the
 //!   [`Program`] before it is returned.
 //! - Linear puzzles (toggles only): [`gf2`] holds packed GF(2) matrices and
@@ -54,6 +54,7 @@
 #![deny(missing_docs)]
 
 pub mod answer;
+pub mod batch;
 pub mod bits;
 pub mod board;
 pub mod catalogue;
@@ -74,10 +75,10 @@ pub mod spec;
 pub mod symbols;
 
 pub use answer::Answer;
+pub use batch::{BatchOutput, batch};
 pub use bits::Bits;
 pub use board::{Board, CellId};
 pub use error::{Diagnostic, Error, Result};
-pub use io::batch::{BatchOutput, batch};
 pub use limits::Limits;
 pub use overrides::Override;
 pub use plan::{Engine, Plan, Preference, Query, plan};

@@ -1,4 +1,3 @@
-//! Reading and writing text: board text and judge-format batch input.
+//! Reading and writing board text: rows, tokens, symbols.
 
-pub mod batch;
 pub mod board;
