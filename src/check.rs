@@ -224,8 +224,15 @@ pub fn check_outcome(program: &Program, start: &Bits, outcome: &Outcome) -> Resu
 /// it never comes back to a board it has left (the loop could be cut out).
 fn check_not_longer(program: &Program, start: &Bits, moves: &[usize]) -> Result<(), CheckError> {
     if program.is_linear() {
-        let mut pressed = rustc_hash::FxHashSet::default();
-        if let Some(m) = moves.iter().find(|&&m| !pressed.insert(m)) {
+        let mut pressed = Bits::zeros(program.move_count());
+        let mut again = |m: usize| {
+            let twice = m < pressed.len() && pressed.get(m);
+            if m < pressed.len() {
+                pressed.set(m, true);
+            }
+            twice
+        };
+        if let Some(m) = moves.iter().copied().find(|&m| again(m)) {
             return Err(CheckError::NotOptimal(format!(
                 "it makes move {m} twice, and presses cancel in pairs"
             )));

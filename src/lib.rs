@@ -72,6 +72,7 @@ pub mod puzzle;
 pub mod render;
 pub mod solve;
 pub mod spec;
+pub mod stateset;
 pub mod symbols;
 
 pub use answer::Answer;

@@ -14,6 +14,7 @@ use rayon::prelude::*;
 use crate::error::{Error, Result};
 use crate::program::Program;
 use crate::solve::search::Masks;
+use crate::stateset::StateSet;
 
 /// Which way the search runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,22 +51,8 @@ impl Canon for Identity {
     }
 }
 
-/// How layers are deduplicated against earlier ones.
-enum Seen {
-    /// Moves never revisit a state of an earlier layer (every move removes a
-    /// piece, or adds one): nothing to remember.
-    Monotone,
-    /// A bitmap over all 2^cells states.
-    Bitmap(Vec<u64>),
-    /// A hash set of the states seen.
-    Hashed(rustc_hash::FxHashSet<u64>),
-}
-
 /// The most cells for which the visited set is a bitmap: 2^34 bits, 2 GiB.
 pub const BITMAP_CELLS: usize = 34;
-
-/// The bytes one state costs in a hash set of seen states, growth included.
-const HASHED_BYTES: u128 = 36;
 
 /// The bytes one state costs in the layers held at once (the current layer,
 /// the next one as it is built, and its sorting slack).
@@ -95,7 +82,7 @@ pub fn estimate(program: &Program, states: u128, symmetry: bool) -> u128 {
     let seen = if program.cells() <= BITMAP_CELLS {
         0
     } else {
-        states * HASHED_BYTES
+        states * crate::stateset::HASHED_BYTES
     };
     fixed_bytes(program, symmetry) + seen + states * LAYER_BYTES
 }
@@ -158,15 +145,16 @@ fn run_filtered(
     let monotone = monotone(&masks);
     // Bytes held across layers: bitmaps and the seen set.
     let mut held = 0u64;
+    // The states of earlier layers; none when moves can never return to them
+    // (every move removes a piece, or every move adds one).
     let mut seen = if monotone {
-        Seen::Monotone
-    } else if cells <= BITMAP_CELLS {
-        let bytes = (1u64 << cells) / 8;
-        check_memory("the visited bitmap", bytes, max_memory)?;
-        held = bytes;
-        Seen::Bitmap(vec![0u64; ((1u128 << cells) / 64).max(1) as usize])
+        None
     } else {
-        Seen::Hashed(Default::default())
+        if cells <= BITMAP_CELLS {
+            held = (1u64 << cells) / 8;
+            check_memory("the visited bitmap", held, max_memory)?;
+        }
+        Some(StateSet::new(cells, BITMAP_CELLS))
     };
     // Monotone moves without symmetry: the next layer goes into a bitmap,
     // filled block by block of the sorted layer, so that bits are set in
@@ -185,7 +173,11 @@ fn run_filtered(
         if !layer(depth, &current) {
             return Ok(());
         }
-        let held_now = held + seen_bytes(&seen);
+        let hashed = seen
+            .as_ref()
+            .filter(|s| matches!(s, StateSet::Hashed(_)))
+            .map_or(0, |s| s.bytes() as u64);
+        let held_now = held + hashed;
         let next = match &mut next_bits {
             Some(bitmap) => bitmap.expand(&masks, direction, &current, keep),
             None => expand(
@@ -342,34 +334,24 @@ fn check_memory(what: &str, bytes: u64, max_memory: u64) -> Result<()> {
     Ok(())
 }
 
-/// The bytes a hash set of seen states holds (its table, with growth slack).
-fn seen_bytes(seen: &Seen) -> u64 {
-    match seen {
-        Seen::Hashed(set) => (set.capacity() as u128 * HASHED_BYTES / 2) as u64,
-        _ => 0,
-    }
-}
-
 /// Drops from `layer` the states seen before, and marks the rest seen;
 /// refused when the seen set would outgrow the budget.
-fn mark(seen: &mut Seen, layer: &mut Vec<u64>, held: u64, max_memory: u64) -> Result<()> {
-    if let Seen::Hashed(set) = seen {
-        let grown = (set.len() + layer.len()) as u128 * HASHED_BYTES;
-        let total = grown + u128::from(held) + layer.len() as u128 * 8;
+fn mark(
+    seen: &mut Option<StateSet>,
+    layer: &mut Vec<u64>,
+    held: u64,
+    max_memory: u64,
+) -> Result<()> {
+    let Some(set) = seen else {
+        return Ok(());
+    };
+    if let StateSet::Hashed(_) = set {
+        let total = set.bytes_with(layer.len()) + u128::from(held) + layer.len() as u128 * 8;
         if total > u128::from(max_memory) {
             check_memory("the set of states seen so far", total as u64, max_memory)?;
         }
     }
-    match seen {
-        Seen::Monotone => {}
-        Seen::Bitmap(bits) => layer.retain(|&s| {
-            let (w, b) = ((s / 64) as usize, s % 64);
-            let fresh = bits[w] >> b & 1 == 0;
-            bits[w] |= 1 << b;
-            fresh
-        }),
-        Seen::Hashed(set) => layer.retain(|&s| set.insert(s)),
-    }
+    layer.retain(|&s| set.insert(s));
     Ok(())
 }
 

@@ -24,6 +24,7 @@ use crate::limits::Limits;
 use crate::plan::{Engine, Output, Preference, Query, StatesQuery, plan};
 use crate::program::{Goal, Program};
 use crate::solve::{AnswerTable, Linear};
+use crate::stateset::StateSet;
 use layers::{Canon, Direction, Identity};
 use symmetry::Symmetries;
 
@@ -274,7 +275,7 @@ pub fn enumerate(
                     // The states reachable from the start, then backwards from the
                     // targets through those states only.
                     let start = canon.canon(from.to_u64().unwrap_or(0));
-                    let reached = Reached::collect(program, start, canon, max_memory)?;
+                    let reached = reached(program, start, canon, max_memory)?;
                     let sources: Vec<u64> = sources
                         .into_iter()
                         .filter(|&t| reached.contains(t))
@@ -294,56 +295,29 @@ pub fn enumerate(
     Ok(summary)
 }
 
-/// The set of states reachable from a start: a bitmap up to
+/// The states reachable from `start`: a bitmap up to
 /// [`layers::BITMAP_CELLS`] cells, a sorted list past that.
-enum Reached {
-    Bitmap(Vec<u64>),
-    Sorted(Vec<u64>),
-}
-
-impl Reached {
-    fn collect(
-        program: &Program,
-        start: u64,
-        canon: &dyn Canon,
-        max_memory: u64,
-    ) -> Result<Reached> {
-        let cells = program.cells();
-        let mut reached = if cells <= layers::BITMAP_CELLS {
-            Reached::Bitmap(vec![0u64; ((1u128 << cells) / 64).max(1) as usize])
-        } else {
-            Reached::Sorted(Vec::new())
-        };
-        layers::run(
-            program,
-            Direction::Forward,
-            vec![start],
-            canon,
-            max_memory,
-            |_, layer| {
-                match &mut reached {
-                    Reached::Bitmap(bits) => {
-                        for &s in layer {
-                            bits[(s / 64) as usize] |= 1 << (s % 64);
-                        }
-                    }
-                    Reached::Sorted(list) => list.extend_from_slice(layer),
-                }
-                true
-            },
-        )?;
-        if let Reached::Sorted(list) = &mut reached {
-            list.sort_unstable();
-        }
-        Ok(reached)
-    }
-
-    fn contains(&self, s: u64) -> bool {
-        match self {
-            Reached::Bitmap(bits) => bits[(s / 64) as usize] >> (s % 64) & 1 == 1,
-            Reached::Sorted(list) => list.binary_search(&s).is_ok(),
-        }
-    }
+fn reached(program: &Program, start: u64, canon: &dyn Canon, max_memory: u64) -> Result<StateSet> {
+    let cells = program.cells();
+    let mut bitmap = (cells <= layers::BITMAP_CELLS).then(|| StateSet::new(cells, cells));
+    let mut list = Vec::new();
+    layers::run(
+        program,
+        Direction::Forward,
+        vec![start],
+        canon,
+        max_memory,
+        |_, layer| {
+            match &mut bitmap {
+                Some(set) => layer.iter().for_each(|&s| {
+                    set.insert(s);
+                }),
+                None => list.extend_from_slice(layer),
+            }
+            true
+        },
+    )?;
+    Ok(bitmap.unwrap_or_else(|| StateSet::sorted(list)))
 }
 
 /// The solvable states of a linear puzzle without search: each target's coset

@@ -3,6 +3,7 @@
 use crate::error::{Error, Result};
 use crate::limits::{Limits, SEARCH_CELLS};
 use crate::program::{Goal, Program};
+use crate::stateset::StateSet;
 
 /// The bytes one visited state costs: its entry in a layer (state and move)
 /// and, past 30 cells, in the hash set of seen states.
@@ -123,7 +124,7 @@ pub(crate) fn bfs(program: &Program, start: u64, limits: &Limits) -> Result<Opti
     };
     let objective = matches!(program.goal(), Goal::FewestPieces);
     let cap = state_cap(program.cells(), limits);
-    let mut seen = Seen::new(program.cells());
+    let mut seen = StateSet::new(program.cells(), BITMAP_CELLS);
     seen.insert(start);
     let mut visited = 1u64;
     // Each layer lists its states with the move that first reached them.
@@ -162,37 +163,6 @@ pub(crate) fn bfs(program: &Program, start: u64, limits: &Limits) -> Result<Opti
 
 /// The move recorded for the start state.
 const START: u32 = u32::MAX;
-
-/// The states seen so far: a bitmap for puzzles of up to 30 cells (at most
-/// 128 MiB), a hash set past that.
-enum Seen {
-    Bitmap(Vec<u64>),
-    Hashed(rustc_hash::FxHashSet<u64>),
-}
-
-impl Seen {
-    fn new(cells: usize) -> Seen {
-        if cells <= BITMAP_CELLS {
-            Seen::Bitmap(vec![0; (1usize << cells).div_ceil(64)])
-        } else {
-            Seen::Hashed(Default::default())
-        }
-    }
-
-    /// Marks `state` seen; false if it already was.
-    #[inline]
-    fn insert(&mut self, state: u64) -> bool {
-        match self {
-            Seen::Bitmap(bits) => {
-                let (w, b) = ((state / 64) as usize, state % 64);
-                let fresh = bits[w] >> b & 1 == 0;
-                bits[w] |= 1 << b;
-                fresh
-            }
-            Seen::Hashed(set) => set.insert(state),
-        }
-    }
-}
 
 /// The moves to `end`, found in layer `depth`: each state's move undoes to
 /// its parent (moves are XOR masks), which is looked up one layer up.
