@@ -128,7 +128,7 @@ impl Answer {
                         Step {
                             kind: kind_name(kind).into(),
                             cells: moved.iter().map(|c| coord(c.0)).collect(),
-                            text: describe_move(puzzle, program, m),
+                            text: describe_move(program, m),
                             board: states.get(i + 1).map(|s| puzzle.board_text(s)),
                         }
                     })

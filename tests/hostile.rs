@@ -175,3 +175,38 @@ fn limits_are_settable_and_named() {
         "past the limit max-states = 3",
     );
 }
+
+#[test]
+fn check_list_and_explain_name_the_engine_that_runs() {
+    let list = pegflip(&["list"], b"");
+    let list = String::from_utf8_lossy(&list.stdout).into_owned();
+    for entry in pegflip::catalogue::PUZZLES {
+        let check = pegflip(&["check", entry.name], b"");
+        let check = String::from_utf8_lossy(&check.stdout).into_owned();
+        let engine = check
+            .lines()
+            .find_map(|l| l.strip_prefix("solver: "))
+            .and_then(|l| l.split(':').next())
+            .unwrap_or_else(|| panic!("{}: {check}", entry.name))
+            .to_string();
+        let row = list
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(entry.name))
+            .unwrap();
+        assert!(
+            row.contains(&format!("  {engine}  ")),
+            "{}: {row}",
+            entry.name
+        );
+        let puzzle = common::puzzle(entry.name);
+        if puzzle.start.is_some() {
+            let solve = pegflip(&["solve", entry.name, "--explain"], b"");
+            let stderr = String::from_utf8_lossy(&solve.stderr);
+            assert!(
+                stderr.starts_with(&format!("plan: {engine}: ")),
+                "{}: {stderr}",
+                entry.name
+            );
+        }
+    }
+}

@@ -23,11 +23,11 @@ pub(crate) const MARK: char = '#';
 /// A move in words: `press [1, 2]`, or `jump [0, 3] over [0, 4] to [0, 5]`.
 /// On a board with cell names: `press b3`, and jumps in peg-solitaire
 /// notation, from and to: `d2-d4`.
-pub fn describe_move(puzzle: &Puzzle, program: &Program, index: usize) -> String {
+pub fn describe_move(program: &Program, index: usize) -> String {
     let Some((kind, cells)) = program.move_cells(index) else {
         return format!("move {index} (no such move)");
     };
-    let board = &puzzle.board;
+    let board = program.board();
     let at = |i: usize| board.label(cells[i]);
     match kind {
         MoveKind::Toggle => format!("press {}", at(0)),
@@ -38,7 +38,8 @@ pub fn describe_move(puzzle: &Puzzle, program: &Program, index: usize) -> String
 
 /// The answer line that `batch` prints for this outcome: the number of moves,
 /// the puzzle's impossible word, or for fewest pieces the pieces left.
-pub fn answer_line(puzzle: &Puzzle, program: &Program, outcome: &Outcome) -> String {
+pub fn answer_line(program: &Program, outcome: &Outcome) -> String {
+    let puzzle = program.puzzle();
     match (outcome, program.goal()) {
         (Outcome::Unsolvable(_), _) => puzzle.batch.impossible.clone(),
         (Outcome::Solved(s), Goal::FewestPieces) => s.end.count_ones().to_string(),

@@ -3,7 +3,6 @@
 use super::describe_move;
 use crate::bits::Bits;
 use crate::program::{MoveKind, Program};
-use crate::puzzle::Puzzle;
 use crate::solve::{Outcome, Proof};
 
 /// The most panels (the start and one per move) one SVG picture draws (`svg-panels`).
@@ -20,12 +19,8 @@ const CELL: usize = 28;
 /// ringed; jump puzzles draw holes and pegs, with the jumping peg's path as an
 /// arrow and the jumped peg crossed out. Shaped boards draw only their cells.
 /// An impossible board is drawn with its certificate cells marked.
-pub fn svg(
-    puzzle: &Puzzle,
-    program: &Program,
-    start: &Bits,
-    outcome: &Outcome,
-) -> crate::Result<String> {
+pub fn svg(program: &Program, start: &Bits, outcome: &Outcome) -> crate::Result<String> {
+    let puzzle = program.puzzle();
     let board = &puzzle.board;
     if board.cells() > SVG_CELLS {
         return Err(crate::Error::Limit {
@@ -52,7 +47,7 @@ pub fn svg(
             let states = program.trace(start, &solution.moves).unwrap_or_default();
             panels.push(("start".into(), start.clone(), None, None));
             for (i, (&m, state)) in solution.moves.iter().zip(states.iter().skip(1)).enumerate() {
-                let caption = format!("{}. {}", i + 1, describe_move(puzzle, program, m));
+                let caption = format!("{}. {}", i + 1, describe_move(program, m));
                 panels.push((caption, state.clone(), Some(m), None));
             }
         }

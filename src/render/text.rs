@@ -4,13 +4,13 @@ use super::{MARK, answer_line, describe_move, marked_picture, pressed_cells};
 use crate::answer::STEP_BOARDS_LIMIT;
 use crate::bits::Bits;
 use crate::program::{Goal, Program};
-use crate::puzzle::Puzzle;
 use crate::solve::{Outcome, Proof};
 
 /// The full text answer: the answer line, then the start board, then each
 /// move with the board after it. Boards are written one row per line.
-pub fn text(puzzle: &Puzzle, program: &Program, start: &Bits, outcome: &Outcome) -> String {
-    let mut out = answer_line(puzzle, program, outcome);
+pub fn text(program: &Program, start: &Bits, outcome: &Outcome) -> String {
+    let puzzle = program.puzzle();
+    let mut out = answer_line(program, outcome);
     out.push('\n');
     // Room for the three pictures of a large answer at once, so the text never regrows.
     let picture = puzzle.board.rows() * (puzzle.board.cols() + 1);
@@ -73,11 +73,7 @@ pub fn text(puzzle: &Puzzle, program: &Program, start: &Bits, outcome: &Outcome)
                 let linear = program.is_linear();
                 if !linear {
                     for (i, &m) in solution.moves.iter().enumerate() {
-                        out.push_str(&format!(
-                            "{}. {}\n",
-                            i + 1,
-                            describe_move(puzzle, program, m)
-                        ));
+                        out.push_str(&format!("{}. {}\n", i + 1, describe_move(program, m)));
                     }
                 }
                 if linear {
@@ -93,11 +89,7 @@ pub fn text(puzzle: &Puzzle, program: &Program, start: &Bits, outcome: &Outcome)
                 let states = program.trace(start, &solution.moves).unwrap_or_default();
                 for (i, (&m, state)) in solution.moves.iter().zip(states.iter().skip(1)).enumerate()
                 {
-                    out.push_str(&format!(
-                        "{}. {}\n",
-                        i + 1,
-                        describe_move(puzzle, program, m)
-                    ));
+                    out.push_str(&format!("{}. {}\n", i + 1, describe_move(program, m)));
                     out.push_str(&board(state));
                 }
             }

@@ -38,7 +38,7 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     let states = pegflip::enumerate::graph::state_graph(&program, &start, &puzzle.limits)?;
     let graph = states.map(
         |_, s| puzzle.board_text(s),
-        |_, &m| pegflip::render::describe_move(&puzzle, &program, m),
+        |_, &m| pegflip::render::describe_move(&program, m),
     );
     let targets: Vec<NodeIndex> = states
         .node_indices()

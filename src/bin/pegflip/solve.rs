@@ -80,7 +80,7 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     // The library checked the answer (replayed, or its certificate checked) before returning it.
     let outcome = outcome?;
     if let Some(path) = &args.svg {
-        let picture = render::svg(&puzzle, &program, &start, &outcome)?;
+        let picture = render::svg(&program, &start, &outcome)?;
         std::fs::write(path, picture).map_err(|source| pegflip::Error::Io {
             path: path.clone(),
             source,
@@ -91,11 +91,7 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         let answer = pegflip::Answer::checked(&program, &start, &outcome)?;
         writeln!(stdout, "{}", serde_json::to_string_pretty(&answer)?)?;
     } else {
-        write!(
-            stdout,
-            "{}",
-            render::text(&puzzle, &program, &start, &outcome)
-        )?;
+        write!(stdout, "{}", render::text(&program, &start, &outcome))?;
     }
     stdout.flush()?;
     Ok(match outcome {
