@@ -193,6 +193,8 @@ pub fn plan(program: &Program, query: &Query, prefer: Preference, limits: &Limit
         Query::Analyze => linear_plan(program, limits)?,
         Query::Graph => graph_plan(program, limits)?,
     };
+    let mut plan = plan;
+    plan.memory += PROCESS_BYTES;
     limits.check(
         "max-memory",
         format!("the memory {} needs (estimated)", plan.name()),
@@ -202,14 +204,16 @@ pub fn plan(program: &Program, query: &Query, prefer: Preference, limits: &Limit
     Ok(plan)
 }
 
-fn solve_plan(program: &Program, prefer: Preference, limits: &Limits) -> Result<Plan> {
-    let mut plan = solve_engine(program, prefer, limits)?;
-    // The answer as it is written: a few boards of text, one byte a cell, and their growth.
-    plan.memory += 8 * program.cells() as u128;
-    Ok(plan)
+/// The bytes of the running program itself, before any engine allocates.
+pub const PROCESS_BYTES: u128 = 5 << 20;
+
+/// The bytes of one answer as it is written: a few boards of text, one byte
+/// a cell, and their growth.
+fn answer_bytes(program: &Program) -> u128 {
+    8 * program.cells() as u128
 }
 
-fn solve_engine(program: &Program, prefer: Preference, limits: &Limits) -> Result<Plan> {
+fn solve_plan(program: &Program, prefer: Preference, limits: &Limits) -> Result<Plan> {
     let targets = matches!(program.goal(), Goal::Targets(_));
     match prefer {
         Preference::Gf2 if !program.is_linear() => Err(Error::Usage(
@@ -220,11 +224,17 @@ fn solve_engine(program: &Program, prefer: Preference, limits: &Limits) -> Resul
         Preference::Gf2 if !targets => Err(Error::Usage(
             "the gf2 solver answers target goals; fewest pieces needs --solver auto or bfs".into(),
         )),
-        Preference::Gf2 => linear_plan(program, limits),
+        Preference::Gf2 => linear_solve_plan(program, limits),
         Preference::Search => search_engine(program, limits),
-        Preference::Auto if program.is_linear() && targets => linear_plan(program, limits),
+        Preference::Auto if program.is_linear() && targets => linear_solve_plan(program, limits),
         Preference::Auto => search_engine(program, limits),
     }
+}
+
+fn linear_solve_plan(program: &Program, limits: &Limits) -> Result<Plan> {
+    let mut plan = linear_plan(program, limits)?;
+    plan.memory += answer_bytes(program);
+    Ok(plan)
 }
 
 /// The elimination engine for a linear program: chasing where a stencil
@@ -267,20 +277,26 @@ fn search_engine(program: &Program, limits: &Limits) -> Result<Plan> {
         Engine::Bfs
     };
     let states = (1u128 << program.cells()).min(u128::from(limits.max_states));
-    search_plan(program, engine, states, limits)
+    search_plan(program, engine, states, answer_bytes(program), limits)
 }
 
-/// A search visiting at most `states` states: the visited set is sized to
-/// the budget, and the search stops at `max-states` or the budget, whichever
-/// comes first.
-fn search_plan(program: &Program, engine: Engine, states: u128, limits: &Limits) -> Result<Plan> {
+/// A search visiting at most `states` states, with `extra` bytes besides
+/// (its answer): what it must allocate must fit, and the search stops at
+/// `max-states` or when the states it holds would fill the rest of the budget.
+fn search_plan(
+    program: &Program,
+    engine: Engine,
+    states: u128,
+    extra: u128,
+    limits: &Limits,
+) -> Result<Plan> {
     require_search_cells(program)?;
-    let fixed = crate::solve::search::fixed_bytes(program.cells()) + listed_bytes(program);
-    let memory = fixed + states * crate::solve::search::BYTES_PER_STATE;
+    let fixed = crate::solve::search::fixed_bytes(program.cells()) + listed_bytes(program) + extra;
+    let room = u128::from(limits.max_memory).saturating_sub(fixed + PROCESS_BYTES);
+    let held = (states * crate::solve::search::BYTES_PER_STATE).min(room);
     Ok(Plan {
         engine,
-        // The search holds what it visits, up to the budget; its fixed part must fit.
-        memory: memory.min(u128::from(limits.max_memory).max(fixed)),
+        memory: fixed + held,
         work: states * program.moves().len() as u128,
         budget: limits.max_memory,
     })
@@ -309,13 +325,14 @@ fn batch_plan(
     let cells = program.cells();
     let table_fits = cells <= TABLE_CELLS
         && prefer != Preference::Gf2
-        && (1u128 << cells) + listed_bytes(program) <= u128::from(limits.max_memory);
+        && table_bytes(cells) + listed_bytes(program) + PROCESS_BYTES
+            <= u128::from(limits.max_memory);
     // A table costs 2^cells states once; a search per board costs up to 2^cells each.
     let table_pays = cells <= 20 || (boards as u128) << 12 >= 1u128 << cells;
     if table_fits && table_pays && (prefer == Preference::Search || !program.is_linear()) {
         return Ok(Plan {
             engine: Engine::AnswerTable,
-            memory: (1u128 << cells) + listed_bytes(program),
+            memory: table_bytes(cells) + listed_bytes(program),
             work: (1u128 << cells) * program.moves().len() as u128,
             budget: limits.max_memory,
         });
@@ -324,7 +341,7 @@ fn batch_plan(
         // Small linear puzzles: a lookup beats even elimination per board.
         return Ok(Plan {
             engine: Engine::AnswerTable,
-            memory: (1u128 << cells) + listed_bytes(program),
+            memory: table_bytes(cells) + listed_bytes(program),
             work: (1u128 << cells) * program.moves().len() as u128,
             budget: limits.max_memory,
         });
@@ -357,7 +374,7 @@ fn states_plan(program: &Program, q: &StatesQuery, limits: &Limits) -> Result<Pl
         require_table_cells(program)?;
         return Ok(Plan {
             engine: Engine::AnswerTable,
-            memory: (1u128 << cells) + listed_bytes(program),
+            memory: table_bytes(cells) + listed_bytes(program),
             work: (1u128 << cells) * program.moves().len() as u128,
             budget: limits.max_memory,
         });
@@ -388,6 +405,12 @@ fn states_plan(program: &Program, q: &StatesQuery, limits: &Limits) -> Result<Pl
         work: states * program.moves().len() as u128,
         budget: limits.max_memory,
     })
+}
+
+/// The bytes an answer table takes while it is built: a byte a state for the
+/// answers, and as much again for the states settled and the frontier.
+fn table_bytes(cells: usize) -> u128 {
+    3 << cells
 }
 
 /// The bytes the listed moves take (a few words per move and entry).

@@ -24,7 +24,8 @@ const BITMAP_CELLS: usize = 30;
 /// The most states a search may hold: `max-states`, and as many as fit in
 /// `max-memory` beside its fixed part.
 pub fn state_cap(cells: usize, limits: &Limits) -> u64 {
-    let room = u128::from(limits.max_memory).saturating_sub(fixed_bytes(cells));
+    let room = u128::from(limits.max_memory)
+        .saturating_sub(fixed_bytes(cells) + crate::plan::PROCESS_BYTES);
     let by_memory = (room / BYTES_PER_STATE).min(u128::from(u64::MAX)) as u64;
     limits.max_states.min(by_memory)
 }
