@@ -93,9 +93,17 @@ impl Count {
     }
 }
 
+/// Past this power of two a count is written as `2^N` (or `M x 2^N`), still
+/// exact: its decimal digits would take quadratic time to write.
+pub const DECIMAL_SHIFT_LIMIT: u32 = 1 << 16;
+
 impl std::fmt::Display for Count {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&times_power_of_two(self.mult, self.shift as usize))
+        match (self.shift > DECIMAL_SHIFT_LIMIT, self.mult) {
+            (true, 1) => write!(f, "2^{}", self.shift),
+            (true, m) => write!(f, "{m} x 2^{}", self.shift),
+            (false, m) => f.write_str(&times_power_of_two(m, self.shift as usize)),
+        }
     }
 }
 

@@ -10,9 +10,6 @@ use serde_json::json;
 /// without drawing them.
 const PICTURE_LIMIT: usize = 100_000;
 
-/// Past this rank, the count of solvable states is written as a power of two.
-const DECIMAL_RANK_LIMIT: usize = 1 << 16;
-
 /// Analyse a puzzle: its size, whether it is linear, and for a linear puzzle
 /// the rank, nullity, number of solvable states and quiet patterns.
 #[derive(Parser)]
@@ -152,10 +149,8 @@ fn describe_method(l: &Linear) -> &'static str {
 
 /// 2^n in decimal, exactly, up to a rank of 2^16; past that, `2^n`.
 pub fn power_of_two(n: usize) -> String {
-    if n > DECIMAL_RANK_LIMIT {
-        return format!("2^{n}");
-    }
-    pegflip::enumerate::times_power_of_two(1, n)
+    let shift = u32::try_from(n).unwrap_or(u32::MAX);
+    pegflip::enumerate::Count { mult: 1, shift }.to_string()
 }
 #[cfg(test)]
 mod tests {
