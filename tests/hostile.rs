@@ -210,3 +210,20 @@ fn check_list_and_explain_name_the_engine_that_runs() {
         }
     }
 }
+
+#[test]
+fn counts_of_millions_of_cells_are_written_at_once() {
+    case(
+        &[
+            "states",
+            "lights-out",
+            "--set",
+            "board.rows=2000",
+            "--set",
+            "board.cols=2000",
+            "--count",
+        ],
+        0,
+        "2^4000000",
+    );
+}
