@@ -11,6 +11,9 @@ use crate::solve::{Outcome, Proof};
 /// Past this many cells times moves, the moves of an answer carry no boards.
 pub const STEP_BOARDS_LIMIT: usize = 200_000;
 
+/// The bytes one move of an answer takes while it is built and written as JSON.
+pub const BYTES_PER_STEP: u128 = 400;
+
 /// One board's answer, as `solve --json` writes it (docs/json.md).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Answer {
@@ -80,7 +83,28 @@ impl Answer {
     /// `pegflip verify` ([`crate::check::verify`]) when it carries what that
     /// checker reads (moves or certificates) and the board has at most
     /// [`STEP_BOARDS_LIMIT`] cells; a failure is a bug ([`Error::Internal`]).
-    pub fn checked(program: &Program, start: &Bits, outcome: &Outcome) -> Result<Answer> {
+    ///
+    /// Refused, before it is built, when its moves would pass `max-memory`
+    /// (about [`BYTES_PER_STEP`] bytes each while built and written).
+    pub fn checked(
+        program: &Program,
+        start: &Bits,
+        outcome: &Outcome,
+        limits: &crate::limits::Limits,
+    ) -> Result<Answer> {
+        if let Outcome::Solved(solution) = outcome {
+            limits.check(
+                "max-memory",
+                format!(
+                    "the memory to write {} moves as JSON (estimated)",
+                    solution.moves.len()
+                ),
+                solution.moves.len() as u128 * BYTES_PER_STEP
+                    + crate::plan::PROCESS_BYTES
+                    + 8 * program.cells() as u128,
+                "the text answer needs no per-move objects: drop --json, or raise --max-memory",
+            )?;
+        }
         let answer = Answer::new(program, start, outcome);
         let checkable = !matches!(outcome, Outcome::Unsolvable(Proof::Search | Proof::Rank))
             && program.cells() <= STEP_BOARDS_LIMIT;

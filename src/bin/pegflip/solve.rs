@@ -88,7 +88,7 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     }
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
-        let answer = pegflip::Answer::checked(&program, &start, &outcome)?;
+        let answer = pegflip::Answer::checked(&program, &start, &outcome, limits)?;
         writeln!(stdout, "{}", serde_json::to_string_pretty(&answer)?)?;
     } else {
         write!(stdout, "{}", render::text(&program, &start, &outcome))?;
