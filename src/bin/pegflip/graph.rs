@@ -21,6 +21,9 @@ pub struct Args {
     /// The board to start from (`start`: the puzzle's declared start).
     #[arg(long, value_name = "BOARD", allow_hyphen_values = true)]
     from: String,
+    /// Print the plan (engine, estimated memory and work) to stderr first.
+    #[arg(long)]
+    explain: bool,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<u8> {
@@ -35,6 +38,15 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         crate::warn(&read.warnings);
         read.state
     };
+    if args.explain {
+        let plan = pegflip::plan(
+            &program,
+            &pegflip::Query::Graph,
+            Default::default(),
+            &puzzle.limits,
+        )?;
+        crate::common::explain(&plan);
+    }
     let states = pegflip::enumerate::graph::state_graph(&program, &start, &puzzle.limits)?;
     let graph = states.map(
         |_, s| puzzle.board_text(s),
