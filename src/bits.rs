@@ -72,28 +72,13 @@ impl Bits {
         if let Some(v) = self.to_u64() {
             return v.to_string();
         }
-        // Horner's rule over the words, high to low, on base-10^18 limbs.
-        const BASE: u128 = 1_000_000_000_000_000_000;
-        let mut limbs: Vec<u128> = vec![0];
+        // Horner's rule over the words, high to low, 32 bits at a time.
+        let mut n = Decimal::new(0);
         for &word in self.words.iter().rev() {
-            for half in [word >> 32, word & 0xffff_ffff] {
-                let mut carry = u128::from(half);
-                for limb in &mut limbs {
-                    let x = (*limb << 32) + carry;
-                    *limb = x % BASE;
-                    carry = x / BASE;
-                }
-                while carry > 0 {
-                    limbs.push(carry % BASE);
-                    carry /= BASE;
-                }
-            }
+            n.shift_add(32, u128::from(word >> 32));
+            n.shift_add(32, u128::from(word & 0xffff_ffff));
         }
-        let mut text = limbs.last().map_or(String::new(), |l| l.to_string());
-        for limb in limbs.iter().rev().skip(1) {
-            text.push_str(&format!("{limb:018}"));
-        }
-        text
+        n.to_string()
     }
 
     /// The number of cells.
@@ -189,6 +174,45 @@ impl fmt::Debug for Bits {
             .map(|i| if self.get(i) { '1' } else { '0' })
             .collect();
         write!(f, "Bits({text})")
+    }
+}
+
+/// A non-negative integer in base-10^18 limbs, least significant first: the
+/// one place big numbers are turned into decimal text.
+pub(crate) struct Decimal {
+    limbs: Vec<u128>,
+}
+
+impl Decimal {
+    const BASE: u128 = 1_000_000_000_000_000_000;
+
+    /// The number `value`.
+    pub(crate) fn new(value: u128) -> Decimal {
+        let mut n = Decimal { limbs: vec![0] };
+        n.shift_add(0, value);
+        n
+    }
+
+    /// `self * 2^shift + add`, for `shift` at most 59.
+    pub(crate) fn shift_add(&mut self, shift: u32, add: u128) {
+        let mut carry = add;
+        for limb in &mut self.limbs {
+            let x = (*limb << shift) + carry;
+            *limb = x % Self::BASE;
+            carry = x / Self::BASE;
+        }
+        while carry > 0 {
+            self.limbs.push(carry % Self::BASE);
+            carry /= Self::BASE;
+        }
+    }
+}
+
+impl std::fmt::Display for Decimal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut limbs = self.limbs.iter().rev();
+        write!(f, "{}", limbs.next().copied().unwrap_or(0))?;
+        limbs.try_for_each(|limb| write!(f, "{limb:018}"))
     }
 }
 

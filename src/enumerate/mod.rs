@@ -113,37 +113,17 @@ impl std::fmt::Display for Count {
 /// assert_eq!(pegflip::enumerate::times_power_of_two(3, 100), "3802951800684688204490109616128");
 /// ```
 pub fn times_power_of_two(m: u128, n: usize) -> String {
-    // Little-endian limbs of 10^18.
-    const BASE: u128 = 1_000_000_000_000_000_000;
-    let mut limbs: Vec<u128> = Vec::new();
-    let mut v = m;
-    while v > 0 {
-        limbs.push(v % BASE);
-        v /= BASE;
-    }
-    if limbs.is_empty() {
-        return "0".into();
-    }
+    // m < 2^128 may not fit a limb's shift: add it in 64-bit halves.
+    let mut number = crate::bits::Decimal::new(m >> 64);
+    number.shift_add(32, 0);
+    number.shift_add(32, m & u128::from(u64::MAX));
     let mut left = n;
     while left > 0 {
         let step = left.min(59);
         left -= step;
-        let mut carry = 0u128;
-        for limb in &mut limbs {
-            let x = (*limb << step) + carry;
-            *limb = x % BASE;
-            carry = x / BASE;
-        }
-        while carry > 0 {
-            limbs.push(carry % BASE);
-            carry /= BASE;
-        }
+        number.shift_add(step as u32, 0);
     }
-    let mut text = limbs.last().map_or(String::new(), |l| l.to_string());
-    for limb in limbs.iter().rev().skip(1) {
-        text.push_str(&format!("{limb:018}"));
-    }
-    text
+    number.to_string()
 }
 
 /// One state as it is visited: the state (one word up to 64 cells, bits
