@@ -252,6 +252,24 @@ impl Program {
         Some((m.kind, m.cells.clone()))
     }
 
+    /// The moves that flip nothing, and each move that repeats an earlier
+    /// one (with the earlier one's index): they count as columns of the move
+    /// matrix, so they add to its nullity, but no one would press them.
+    pub fn idle_moves(&self) -> (Vec<usize>, Vec<(usize, usize)>) {
+        let mut first = rustc_hash::FxHashMap::default();
+        let (mut null, mut repeats) = (Vec::new(), Vec::new());
+        for (i, m) in self.moves().iter().enumerate() {
+            if m.flip.is_empty() {
+                null.push(i);
+            } else if let Some(&j) = first.get(&(&m.flip, &m.need_on, &m.need_off)) {
+                repeats.push((i, j));
+            } else {
+                first.insert((&m.flip, &m.need_on, &m.need_off), i);
+            }
+        }
+        (null, repeats)
+    }
+
     /// Whether move `index` is legal in `state`.
     pub fn is_legal(&self, state: &Bits, index: usize) -> bool {
         self.moves()[index].is_legal(state)

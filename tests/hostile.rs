@@ -227,3 +227,32 @@ fn counts_of_millions_of_cells_are_written_at_once() {
         "2^4000000",
     );
 }
+
+#[test]
+fn boards_that_begin_with_a_hyphen_need_no_separator() {
+    case(&["solve", "pebble12", "-o--o-oo----"], 0, "2\n");
+    case(
+        &["graph", "pebble12", "--from", "-oo---------"],
+        0,
+        "digraph",
+    );
+}
+
+#[test]
+fn analyze_reports_the_matrix_as_defined_and_names_idle_moves() {
+    // 3 x 3 knight moves: the centre's press flips nothing; its 9 x 9 matrix has nullity 3.
+    let knight = file(
+        "knight.toml",
+        "name = \"k\"\n[board]\nrows = 3\ncols = 3\n[[moves]]\ntoggle = \"knight\"\n[goal]\ntarget = \"all-off\"\n",
+    );
+    case(&["analyze", &knight], 0, "nullity:         3\n");
+    case(&["analyze", &knight], 0, "1 flip nothing (press [1, 1])");
+    // A 3 x 3 torus where every press flips all nine cells: 9 moves, nullity 8.
+    let torus = file(
+        "torus.toml",
+        "name = \"t\"\n[board]\nrows = 3\ncols = 3\nwrap = true\n[[moves]]\ntoggle = \"square\"\n[goal]\ntarget = \"all-off\"\n",
+    );
+    case(&["analyze", &torus], 0, "moves:           9\n");
+    case(&["analyze", &torus], 0, "nullity:         8\n");
+    case(&["analyze", &torus], 0, "8 repeat an earlier move");
+}

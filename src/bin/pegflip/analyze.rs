@@ -71,6 +71,9 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
             v["method"] = json!(format!("{:?}", l.method()).to_lowercase());
             v["rank"] = json!(l.rank());
             v["nullity"] = json!(l.nullity());
+            let (nothing, repeats) = idle(&program);
+            v["null_moves"] = json!(nothing);
+            v["repeated_moves"] = json!(repeats);
             v["solvable_states"] = json!(power_of_two(l.rank()));
             let patterns: Vec<_> = quiet
                 .iter()
@@ -100,6 +103,37 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     writeln!(out, "linear:          yes ({})", describe_method(&l))?;
     writeln!(out, "rank:            {}", l.rank())?;
     writeln!(out, "nullity:         {}", l.nullity())?;
+    let (null, repeats) = idle(&program);
+    if !null.is_empty() {
+        let list: Vec<String> = null
+            .iter()
+            .map(|&m| render::describe_move(&program, m))
+            .collect();
+        writeln!(
+            out,
+            "idle moves:      {} flip nothing ({}); each adds 1 to the nullity",
+            null.len(),
+            list.join(", ")
+        )?;
+    }
+    if !repeats.is_empty() {
+        let list: Vec<String> = repeats
+            .iter()
+            .map(|&(m, first)| {
+                format!(
+                    "{} = {}",
+                    render::describe_move(&program, m),
+                    render::describe_move(&program, first)
+                )
+            })
+            .collect();
+        writeln!(
+            out,
+            "repeated moves:  {} repeat an earlier move ({}); each adds 1 to the nullity",
+            repeats.len(),
+            list.join(", ")
+        )?;
+    }
     writeln!(
         out,
         "solvable states: {} (2^{} of 2^{} boards, for each target)",
@@ -138,6 +172,16 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         writeln!(out, "(too large to draw: use --json for their cells)")?;
     }
     Ok(crate::OK)
+}
+
+/// Moves that flip nothing, and moves that repeat an earlier one. A stencil's
+/// moves are not listed to look (on a large board that would cost more than
+/// the analysis), so it reports none.
+fn idle(program: &pegflip::Program) -> (Vec<usize>, Vec<(usize, usize)>) {
+    if program.stencil().is_some() {
+        return (Vec::new(), Vec::new());
+    }
+    program.idle_moves()
 }
 
 fn describe_method(l: &Linear) -> &'static str {

@@ -21,7 +21,9 @@ pub struct Args {
     puzzle: crate::common::PuzzleArgs,
     /// The board: rows joined by `/`; `all-on`, `all-off`, `full but CELL, ...`
     /// or `empty but CELL, ...` (named cells); or `-` to read one row per line
-    /// from stdin. Absent: the puzzle's declared start.
+    /// from stdin. Absent: the puzzle's declared start. A board may begin
+    /// with `-` (peg boards often do): `pegflip solve pebble12 -o--o-oo----`.
+    #[arg(allow_hyphen_values = true)]
     board: Option<String>,
     /// Print one JSON object instead of text.
     #[arg(long)]
