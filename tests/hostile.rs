@@ -256,3 +256,23 @@ fn analyze_reports_the_matrix_as_defined_and_names_idle_moves() {
     case(&["analyze", &torus], 0, "nullity:         8\n");
     case(&["analyze", &torus], 0, "8 repeat an earlier move");
 }
+
+#[test]
+fn states_and_graph_speak_json() {
+    let parse = |args: &[&str]| -> serde_json::Value {
+        let out = pegflip(args, b"");
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"))
+    };
+    assert_eq!(
+        parse(&["states", "flip4x4", "--count", "--json"])["count"],
+        "4096"
+    );
+    let h = parse(&["states", "flip4x4", "--histogram", "--json"]);
+    assert_eq!(h["histogram"][6]["count"], "256");
+    let list = parse(&["states", "pebble12", "--json"]);
+    assert_eq!(list["states"].as_array().unwrap().len(), 4096);
+    let g = parse(&["graph", "pebble12", "--from", "-oo---------", "--json"]);
+    assert_eq!(g["nodes"].as_array().unwrap().len(), 3);
+    assert_eq!(g["edges"][0]["from"], 0);
+}

@@ -24,6 +24,10 @@ pub struct Args {
     /// Print the plan (engine, estimated memory and work) to stderr first.
     #[arg(long)]
     explain: bool,
+    /// Print one JSON object instead of DOT: `nodes` (board, target) and
+    /// `edges` (from, to, move), nodes numbered from 0 (the start).
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<u8> {
@@ -56,6 +60,24 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         .node_indices()
         .filter(|&n| program.is_target(&states[n]))
         .collect();
+    if args.json {
+        let nodes: Vec<_> = graph
+            .node_indices()
+            .map(|n| serde_json::json!({ "board": graph[n], "target": targets.contains(&n) }))
+            .collect();
+        let edges: Vec<_> = graph
+            .edge_indices()
+            .filter_map(|e| {
+                let (a, b) = graph.edge_endpoints(e)?;
+                Some(serde_json::json!({ "from": a.index(), "to": b.index(), "move": graph[e] }))
+            })
+            .collect();
+        let value = serde_json::json!({ "nodes": nodes, "edges": edges });
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
+        out.flush()?;
+        return Ok(crate::OK);
+    }
     let edge_attr = |g: &DiGraph<String, String>, e: petgraph::graph::EdgeReference<String>| {
         format!("label = {:?}", g[petgraph::visit::EdgeRef::id(&e)])
     };

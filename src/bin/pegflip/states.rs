@@ -45,6 +45,10 @@ pub struct Args {
     /// Print the plan (engine, estimated memory and work) to stderr first.
     #[arg(long)]
     explain: bool,
+    /// Print one JSON object: `{"count": ...}`, `{"histogram": [...]}`, or
+    /// `{"states": [...]}` (each state as with `--format json`).
+    #[arg(long)]
+    json: bool,
 }
 
 /// How `states` writes a state.
@@ -98,12 +102,17 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let mut failed: Option<std::io::Error> = None;
     let cells = program.cells();
+    let format = if args.json { Format::Json } else { args.format };
+    let mut first = true;
+    if args.json && listing {
+        out.write_all(b"{\"states\": [")?;
+    }
     let mut visit = |state: &Bits, d: Option<u32>| -> bool {
         progress.tick();
         if !listing {
             return true;
         }
-        let text = match args.format {
+        let text = match format {
             Format::Board => puzzle.board_text(state),
             Format::Bits => (0..cells)
                 .map(|i| if state.get(i) { '1' } else { '0' })
@@ -114,8 +123,13 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
                 serde_json::json!({ "board": puzzle.board_text(state), key: d }).to_string()
             }
         };
-        let line = match (objective, args.format, d) {
+        let line = match (objective, format, d) {
             (true, Format::Board | Format::Bits | Format::Int, Some(a)) => format!("{text} {a}\n"),
+            _ if args.json => {
+                let sep = if first { "\n  " } else { ",\n  " };
+                first = false;
+                format!("{sep}{text}")
+            }
             _ => format!("{text}\n"),
         };
         match out.write_all(line.as_bytes()) {
@@ -136,7 +150,31 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     if let Some(e) = failed {
         return Err(e.into());
     }
-    if args.count {
+    if args.json {
+        let value = if listing {
+            out.write_all(b"\n]}\n")?;
+            None
+        } else if args.count {
+            Some(serde_json::json!({
+                "count": summary.count.to_string(),
+                "symmetries": summary.symmetries,
+            }))
+        } else {
+            let levels: Vec<_> = summary
+                .histogram
+                .iter()
+                .map(|(d, n)| serde_json::json!({ "distance": d, "count": n.to_string() }))
+                .collect();
+            Some(serde_json::json!({
+                "histogram": levels,
+                "count": summary.count.to_string(),
+                "symmetries": summary.symmetries,
+            }))
+        };
+        if let Some(value) = value {
+            writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
+        }
+    } else if args.count {
         writeln!(out, "{}", summary.count)?;
     } else if args.histogram {
         for (d, n) in &summary.histogram {
