@@ -30,6 +30,10 @@ pub const PUZZLES: &[Entry] = &[
     entry!("triangle15"),
     entry!("english33"),
     entry!("french37"),
+    entry!("poj1222"),
+    entry!("fliptile"),
+    entry!("painter"),
+    entry!("peg-game"),
 ];
 
 /// The shipped puzzle called `name` (with or without `.toml`).

@@ -184,3 +184,32 @@ pub(crate) fn relocate(err: Error, original: &str, edited: &str, placed: &[Place
     }
     err
 }
+
+/// The puzzle text with its board set to `rows` x `cols` (with `shape`, one
+/// string per row, when given) and its `start` removed: the variant that a
+/// batch case of another size or shape is solved on. With `new_goal` the
+/// `[goal]` is replaced by one piece anywhere, which holds on any board, for the
+/// caller to set the case's own goal. `None` when the text is not TOML.
+pub(crate) fn resized(
+    text: &str,
+    rows: usize,
+    cols: usize,
+    shape: Option<Vec<String>>,
+    new_goal: bool,
+) -> Option<String> {
+    let mut doc = text.parse::<DocumentMut>().ok()?;
+    doc.remove("start");
+    if new_goal {
+        let mut goal = toml_edit::Table::new();
+        goal.insert("one-piece", Item::Value(Value::from("anywhere")));
+        doc.insert("goal", Item::Table(goal));
+    }
+    let board = doc.get_mut("board")?.as_table_like_mut()?;
+    let number = |n: usize| Item::Value(Value::from(i64::try_from(n).unwrap_or(i64::MAX)));
+    board.insert("rows", number(rows));
+    board.insert("cols", number(cols));
+    if let Some(shape) = shape {
+        board.insert("shape", Item::Value(Value::Array(shape.iter().collect())));
+    }
+    Some(doc.to_string())
+}

@@ -135,6 +135,30 @@ pub struct BatchSpec {
     /// The answer printed when a target cannot be reached.
     #[serde(default = "default_impossible")]
     pub impossible: Spanned<String>,
+    /// What each case begins with: `none`, `rows cols`, `cols rows` or `side`.
+    pub size: Option<Spanned<String>>,
+    /// How a row is written: `packed` (one word a row) or `separated` (one word a cell).
+    pub cells: Option<Spanned<String>>,
+    /// `fixed`, or `per-case`: gap symbols in a case's board remove those cells for that case.
+    pub shape: Option<Spanned<String>>,
+    /// A symbol that holds a piece and marks the one-piece goal cell of its case.
+    #[serde(rename = "mark-on")]
+    pub mark_on: Option<Spanned<String>>,
+    /// A symbol that is an empty cell and marks the one-piece goal cell of its case.
+    #[serde(rename = "mark-off")]
+    pub mark_off: Option<Spanned<String>>,
+    /// What each answer is: `count`, `presses` (the press matrix) or `moves` (one line each).
+    pub answer: Option<Spanned<String>>,
+    /// A line written before each answer; `{case}` is the case number from 1.
+    pub title: Option<Spanned<String>>,
+    /// A line written between answers.
+    pub between: Option<Spanned<String>>,
+    /// The line written for each move of a `moves` answer, with placeholders.
+    #[serde(rename = "move")]
+    pub move_line: Option<Spanned<String>>,
+    /// How to choose among optimal answers: `any` or `lexicographic`.
+    #[serde(rename = "tie-break")]
+    pub tie_break: Option<Spanned<String>>,
 }
 
 impl Default for BatchSpec {
@@ -142,6 +166,16 @@ impl Default for BatchSpec {
         BatchSpec {
             header: Header::None,
             impossible: default_impossible(),
+            size: None,
+            cells: None,
+            shape: None,
+            mark_on: None,
+            mark_off: None,
+            answer: None,
+            title: None,
+            between: None,
+            move_line: None,
+            tie_break: None,
         }
     }
 }

@@ -176,6 +176,7 @@ pub(crate) fn tokens(source: &str) -> Tokens<'_> {
 }
 
 /// Iterator over `(byte offset, token)`.
+#[derive(Clone)]
 pub(crate) struct Tokens<'a> {
     source: &'a str,
     pos: usize,

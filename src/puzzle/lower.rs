@@ -373,18 +373,6 @@ pub(super) fn build_limits(src: &Src, spec: &Spec) -> Result<Limits> {
     Ok(limits)
 }
 
-/// The batch answer for an impossible board: one line, so that each board's
-/// answer stays one line of output.
-pub(super) fn build_impossible(src: &Src, text: &Spanned<String>) -> Result<String> {
-    if text.get_ref().contains(['\n', '\r']) {
-        return Err(src.err(
-            text.span(),
-            "`impossible` is one line of output: it cannot contain a line break",
-        ));
-    }
-    Ok(text.get_ref().clone())
-}
-
 pub(super) fn build_symbols(src: &Src, spec: &SymbolsSpec) -> Result<Symbols> {
     let one =
         |s: &Option<Spanned<String>>, default: char, key: &str| -> Result<(char, Range<usize>)> {

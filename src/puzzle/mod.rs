@@ -4,9 +4,12 @@
 //! file, line and column; a [`Puzzle`] that exists compiles and solves
 //! without panicking.
 
+mod judge;
 mod lower;
 mod rules;
 mod words;
+
+pub use judge::{AnswerKind, BatchFormat, Field, Piece, Size, Template, TieBreak};
 
 use std::ops::Range;
 
@@ -16,7 +19,7 @@ use crate::error::{Error, Result};
 use crate::io::board::{ReadBoard, read_slashed, read_tokens};
 use crate::limits::Limits;
 use crate::overrides::Override;
-use crate::spec::{Header, Spec};
+use crate::spec::Spec;
 use crate::symbols::Symbols;
 
 /// A condition on the pressed cell for a toggle to be allowed.
@@ -71,15 +74,6 @@ pub enum GoalRule {
     FewestPieces,
 }
 
-/// The judge's batch format.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BatchFormat {
-    /// What precedes the boards.
-    pub header: Header,
-    /// The answer for a board whose target cannot be reached.
-    pub impossible: String,
-}
-
 /// A puzzle that passed validation.
 #[derive(Clone, Debug)]
 pub struct Puzzle {
@@ -101,6 +95,9 @@ pub struct Puzzle {
     pub batch: BatchFormat,
     /// The limits in force: the defaults, then the file's `[limits]` table.
     pub limits: Limits,
+    /// The file name and the text this puzzle was parsed from, for the
+    /// variants that batch cases of other sizes and shapes need.
+    source: std::sync::Arc<(String, String)>,
 }
 
 /// Where errors point: a file name and its text; and the limits to check.
@@ -161,17 +158,17 @@ impl Puzzle {
             rules: Vec::new(),
             goal: GoalRule::FewestPieces,
             start: None,
-            batch: BatchFormat {
-                header: spec.batch.header,
-                impossible: lower::build_impossible(&src, &spec.batch.impossible)?,
-            },
+            batch: BatchFormat::default(),
             limits: src.limits.clone(),
+            source: std::sync::Arc::new((file.to_string(), text.to_string())),
         };
         for m in spec.moves.get_ref() {
             let rule = puzzle.build_rule(&src, m)?;
             puzzle.rules.push(rule);
         }
         puzzle.goal = puzzle.build_goal(&src, &spec.goal)?;
+        puzzle.batch =
+            puzzle.build_batch(&src, &spec.batch, spec.goal.get_ref().one_piece.is_some())?;
         if let Some(start) = &spec.start {
             puzzle.start = Some(puzzle.read_spanned(&src, start)?);
         }
@@ -228,6 +225,29 @@ impl Puzzle {
     /// Reads a board written one row per line (or per whitespace-separated token).
     pub fn read_board_lines(&self, text: &str, file: &str) -> Result<ReadBoard> {
         read_tokens(text, &self.board, &self.symbols, file)
+    }
+
+    /// This puzzle on a `rows` x `cols` grid, with only the positions where
+    /// `present` is true as cells when it is given, and no declared start:
+    /// the file re-read with its board changed, so every rule and check
+    /// applies to the new board as it would to a file that declared it.
+    /// With `new_goal` the file's goal is left out, for the caller to set.
+    pub(crate) fn variant(
+        &self,
+        rows: usize,
+        cols: usize,
+        present: Option<&[bool]>,
+        new_goal: bool,
+    ) -> Result<Puzzle> {
+        let (file, text) = &*self.source;
+        let shape = present.map(|p| {
+            p.chunks(cols.max(1))
+                .map(|row| row.iter().map(|&c| if c { 'o' } else { '.' }).collect())
+                .collect()
+        });
+        let edited = crate::overrides::resized(text, rows, cols, shape, new_goal)
+            .ok_or_else(|| Error::Internal("a parsed puzzle is not TOML".into()))?;
+        Puzzle::parse(&edited, file)
     }
 
     /// Writes a state as board text, rows joined by `/`.

@@ -249,6 +249,61 @@ pub fn fewest_presses(x: &Bits, null: &[Bits], nullity: usize, max_work: u64) ->
     (best, true)
 }
 
+/// Whether `a` comes before `b` read as press lists from the first move: at
+/// the first move where they differ, `a` does not press it.
+pub fn lex_less(a: &Bits, b: &Bits) -> bool {
+    for (x, y) in a.words().iter().zip(b.words()) {
+        let d = x ^ y;
+        if d != 0 {
+            return x & (d & d.wrapping_neg()) == 0;
+        }
+    }
+    false
+}
+
+/// The member of the coset `x + span(null)` with the fewest presses and,
+/// among those, the first in press order ([`lex_less`]): the lexicographic
+/// tie-break of judges such as POJ 3279. Exact: it walks the whole coset in
+/// Gray-code order, so `null` must be the whole basis of the null space
+/// (`nullity` vectors), and the walk is refused past the limit `coset-work`.
+pub fn first_fewest_presses(
+    x: &Bits,
+    null: &[Bits],
+    nullity: usize,
+    limits: &crate::limits::Limits,
+) -> crate::Result<Bits> {
+    let d = null.len();
+    let words = x.words().len().max(1) as u128;
+    let work = 1u128
+        .checked_shl(d as u32)
+        .unwrap_or(u128::MAX)
+        .saturating_mul(words);
+    if d != nullity {
+        return Err(crate::Error::Usage(format!(
+            "the lexicographic tie-break needs the whole null space, but elimination kept \
+             {d} of its {nullity} vectors"
+        )));
+    }
+    limits.check(
+        "coset-work",
+        format!("the walk of 2^{d} equally good press sets for the lexicographic tie-break"),
+        work,
+        "the walk doubles with each vector of the null space",
+    )?;
+    let mut current = x.clone();
+    let mut best = x.clone();
+    let mut best_weight = x.count_ones();
+    for i in 1u64..1u64 << d {
+        current.xor_assign(&null[i.trailing_zeros() as usize]);
+        let w = current.count_ones();
+        if w < best_weight || (w == best_weight && lex_less(&current, &best)) {
+            best_weight = w;
+            best.clone_from(&current);
+        }
+    }
+    Ok(best)
+}
+
 fn bits_from_words(len: usize, words: &[u64]) -> Bits {
     let mut bits = Bits::zeros(len);
     for i in gf2::ones(words).filter(|&i| i < len) {

@@ -1,5 +1,7 @@
 //! Judge-format batch input to judge-format output: many boards, one answer line each.
 
+mod cases;
+
 use crate::bits::Bits;
 use crate::error::{Diagnostic, Error, Result};
 use crate::io::board::{read_row, tokens};
@@ -49,6 +51,9 @@ pub fn batch(
         let text = String::from_utf8_lossy(input);
         Error::input(file, &text, e.valid_up_to(), "input is not valid UTF-8")
     })?;
+    if !puzzle.batch.is_plain() {
+        return cases::batch_cases(program, source, file, limits, prefer);
+    }
     let (boards, warnings) = read_boards(puzzle, source, file)?;
     let cells = program.cells();
     let words = cells.div_ceil(64).max(1);
