@@ -53,6 +53,9 @@ impl Override {
     }
 }
 
+/// The keys of `[goal]`, of which a puzzle gives exactly one.
+const GOAL_KEYS: [&str; 4] = ["target", "any", "fewest", "one-piece"];
+
 /// Where each override's value landed in the edited text.
 pub(crate) struct Placed {
     span: Range<usize>,
@@ -70,6 +73,16 @@ pub(crate) fn apply(text: &str, overrides: &[Override]) -> Result<(String, Vec<P
         return Ok((text.to_string(), Vec::new()));
     };
     for o in overrides {
+        // The goal's keys exclude one another: setting one replaces the goal.
+        if let [table, key] = o.key.as_slice()
+            && table == "goal"
+            && GOAL_KEYS.contains(&key.as_str())
+            && let Some(goal) = doc.get_mut("goal").and_then(Item::as_table_like_mut)
+        {
+            for other in GOAL_KEYS.iter().filter(|k| **k != key) {
+                goal.remove(other);
+            }
+        }
         let slot = walk(doc.as_item_mut(), o)?;
         *slot = Item::Value(o.value());
     }
