@@ -11,7 +11,12 @@ fn every_command_has_help_with_an_example() {
         "check",
         "analyze",
         "verify",
+        "states",
+        "graph",
+        "list",
+        "new",
         "completions",
+        "help",
     ] {
         let out = pegflip(&[cmd, "--help"], b"");
         assert_eq!(out.status.code(), Some(0), "{cmd}");
@@ -84,4 +89,24 @@ fn no_colour_when_stderr_is_not_a_terminal() {
         !out.stderr.contains(&0x1b),
         "no escape codes in piped stderr"
     );
+}
+
+#[test]
+fn the_format_reference_travels_with_the_binary() {
+    let out = pegflip(&["help", "format"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        std::fs::read_to_string("docs/format.md").unwrap()
+    );
+    let out = pegflip(&["help", "batch"], b"");
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("Usage: pegflip batch")
+    );
+    let out = pegflip(&["help", "formats"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("no help topic or command 'formats'"), "{err}");
 }

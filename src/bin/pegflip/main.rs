@@ -6,6 +6,7 @@ mod check;
 mod common;
 mod completions;
 mod graph;
+mod help;
 mod list;
 mod new;
 mod solve;
@@ -32,6 +33,7 @@ const INTERNAL: u8 = 3;
 #[command(
     name = "pegflip",
     version,
+    disable_help_subcommand = true,
     after_help = "\
 Examples:
   pegflip solve puzzles/flip4x4.toml bwwb/bbwb/bwwb/bwww
@@ -44,6 +46,7 @@ Examples:
   pegflip list
   pegflip solve triangle15
   pegflip new --like triangle15 my-triangle
+  pegflip help format      (the puzzle file reference)
 
 Exit status: 0 success, 1 `solve` proved the board impossible (or `verify`
 found the answer does not hold), 2 bad input or usage, 3 internal error,
@@ -66,6 +69,7 @@ enum Command {
     List(list::Args),
     New(new::Args),
     Completions(completions::Args),
+    Help(help::Args),
 }
 
 /// Exit status after Ctrl-C, as shells report a SIGINT.
@@ -87,6 +91,7 @@ fn main() -> ExitCode {
         Command::List(args) => list::run(args),
         Command::New(args) => new::run(args),
         Command::Completions(args) => completions::run(args),
+        Command::Help(args) => help::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

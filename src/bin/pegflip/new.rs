@@ -64,7 +64,7 @@ fn copy(entry: &pegflip::catalogue::Entry, title: &str) -> String {
     let mut out = format!(
         "# {title}: a new pegflip puzzle, started from the shipped puzzle `{}`.
 #
-# The sections, all described with examples in docs/format.md:
+# The sections, all described with examples by `pegflip help format`:
 #   name, about, start  the title, one line on the puzzle, and the declared start
 #                       (board text with rows joined by '/', all-on, all-off,
 #                       \"full but CELL\" or \"empty but CELL\").
@@ -79,7 +79,8 @@ fn copy(entry: &pegflip::catalogue::Entry, title: &str) -> String {
 #               directions = [[row, col], ...].
 #   [goal]      target = board text, all-on, all-off or all-same; any = [...];
 #               one-piece = \"anywhere\" or CELL; fewest = \"pieces\".
-#   [batch]     header = \"count\" when judge input starts with the number of boards.
+#   [batch]     the judge's format: header = \"count\" when input starts with the number
+#               of cases; size, cells, shape, answer, title and move for other judges.
 #
 # Check it with `pegflip check {title}.toml`; solve it with `pegflip solve {title}.toml`.
 
