@@ -37,7 +37,7 @@ fn catalogue(c: &mut Criterion) {
         from: Some(from),
         reachable: true,
         symmetry: false,
-        output: Default::default(),
+        ..Default::default()
     };
     c.bench_function("triangle15: reachable from hole 1", |b| {
         b.iter(|| enumerate(&program, &request, &Default::default(), None).unwrap())

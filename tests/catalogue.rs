@@ -67,7 +67,7 @@ fn reachable_from(name: &str, board: &str) -> (u128, Vec<u64>) {
         from: Some(from),
         reachable: true,
         symmetry: false,
-        output: Default::default(),
+        ..Default::default()
     };
     let mut singles = Vec::new();
     let mut visit = |s: &Bits, _: Option<u32>| {

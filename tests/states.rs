@@ -298,3 +298,61 @@ fn peg_impossibility_by_search_or_by_colouring() {
         String::from_utf8_lossy(&check.stdout)
     );
 }
+
+/// A linear puzzle's listing is algebra, not search, but with `distances`
+/// each state carries the fewest presses: they agree, state by state, with the
+/// layered search's histogram and with solving the state.
+#[test]
+fn linear_listing_distances_agree_with_search_and_solve() {
+    use pegflip::Bits;
+    use pegflip::enumerate::{Request, enumerate};
+    use pegflip::plan::Output;
+    for (name, sets) in [
+        ("flip4x4", vec![]),
+        ("lights-out", vec!["board.rows=3", "board.cols=4"]),
+        ("lights-out-torus", vec!["board.rows=3", "board.cols=3"]),
+        ("merlin", vec![]),
+        ("petersen", vec![]),
+    ] {
+        let overrides: Vec<_> = sets
+            .iter()
+            .map(|s| pegflip::Override::parse(s).unwrap())
+            .collect();
+        let entry = pegflip::catalogue::find(name).unwrap();
+        let p = pegflip::Puzzle::parse_with(entry.text, name, &overrides).unwrap();
+        let program = p.compile().unwrap();
+        let limits = pegflip::Limits::default();
+        let histogram = |output| {
+            let request = Request {
+                output,
+                ..Default::default()
+            };
+            enumerate(&program, &request, &limits, None).unwrap()
+        };
+        let expected = histogram(Output::Histogram).histogram;
+        let mut listed = std::collections::BTreeMap::<u32, u128>::new();
+        let mut states = 0;
+        let mut visit = |s: &Bits, d: Option<u32>| {
+            let d = d.expect("every distance is known on these boards");
+            *listed.entry(d).or_default() += 1;
+            if states % 97 == 0 {
+                let pegflip::Outcome::Solved(sol) = pegflip::solve(&program, s, &limits).unwrap()
+                else {
+                    panic!("{name}: a listed state is not solvable");
+                };
+                assert_eq!(sol.moves.len() as u32, d, "{name}: {s:?}");
+            }
+            states += 1;
+            true
+        };
+        let request = Request {
+            output: Output::List,
+            distances: true,
+            ..Default::default()
+        };
+        enumerate(&program, &request, &limits, Some(&mut visit)).unwrap();
+        let expected: std::collections::BTreeMap<u32, u128> =
+            expected.into_iter().map(|(d, n)| (d, n as u128)).collect();
+        assert_eq!(listed, expected, "{name}");
+    }
+}

@@ -23,7 +23,7 @@ use crate::error::{Error, Result};
 use crate::limits::Limits;
 use crate::plan::{Engine, Output, Preference, Query, StatesQuery, plan};
 use crate::program::{Goal, Program};
-use crate::solve::{AnswerTable, Linear};
+use crate::solve::{AnswerTable, Linear, linear};
 use crate::stateset::StateSet;
 use layers::{Canon, Direction, Identity};
 use symmetry::Symmetries;
@@ -40,6 +40,11 @@ pub struct Request {
     pub symmetry: bool,
     /// What is wanted: every state, their number, or their number per distance.
     pub output: Output,
+    /// Give each listed state its distance even where the listing does not
+    /// find it on the way: a linear puzzle's states are listed by algebra, and
+    /// each distance is then a walk of the null space (left out, as `None`,
+    /// when that walk is past the limit `coset-work`).
+    pub distances: bool,
 }
 
 impl Request {
@@ -148,12 +153,13 @@ pub fn enumerate(
             return Err(Error::Internal("a span enumeration without targets".into()));
         };
         let mut visit = visit;
-        let mut each = |s: &Bits| visit.as_mut().is_none_or(|v| v(s, None));
+        let mut each = |s: &Bits, d: Option<u32>| visit.as_mut().is_none_or(|v| v(s, d));
         let count = linear_states(
             program,
             targets,
             limits,
             request.output == Output::List,
+            request.distances,
             &mut each,
         )?;
         return Ok(Summary {
@@ -317,20 +323,24 @@ fn linear_states(
     targets: &[Bits],
     limits: &Limits,
     list: bool,
-    visit: &mut dyn FnMut(&Bits) -> bool,
+    distances: bool,
+    visit: &mut dyn FnMut(&Bits, Option<u32>) -> bool,
 ) -> Result<Count> {
     let linear = Linear::new(program, limits)?;
     let rank = linear.rank();
-    // Distinct cosets: a target whose difference from an earlier one lies in the span shares its coset.
-    let mut cosets: Vec<&Bits> = Vec::new();
+    // Distinct cosets: a target whose difference from an earlier one lies in
+    // the span shares its coset. Each coset keeps its targets, each with a
+    // press set that turns the coset's first target into it.
+    let mut cosets: Vec<(&Bits, Vec<Bits>)> = Vec::new();
     for t in targets {
-        let shared = cosets.iter().any(|c| {
+        let shared = cosets.iter_mut().find_map(|(c, presses)| {
             let mut d = (*c).clone();
             d.xor_assign(t);
-            linear.solve(program, &d).is_ok()
+            linear.solve(program, &d).ok().map(|y| (presses, y))
         });
-        if !shared {
-            cosets.push(t);
+        match shared {
+            Some((presses, y)) => presses.push(y),
+            None => cosets.push((t, vec![Bits::zeros(program.move_count())])),
         }
     }
     let count = Count {
@@ -340,17 +350,45 @@ fn linear_states(
     if !list {
         return Ok(count);
     }
+    // A distance is the fewest presses in a coset of the null space: exact
+    // only when the whole null space can be walked.
+    let null = linear.null_space();
+    let words = program.move_count().div_ceil(64).max(1) as u128;
+    let walkable = null.len() == linear.nullity()
+        && null.len() < 64
+        && (1u128 << null.len()) * words * targets.len() as u128 <= u128::from(limits.coset_work);
+    let distances = distances && walkable;
+    let distance = |x: &Bits, presses: &[Bits]| -> Option<u32> {
+        if !distances {
+            return None;
+        }
+        presses
+            .iter()
+            .map(|y| {
+                let mut z = x.clone();
+                z.xor_assign(y);
+                let (best, _) = linear::fewest_presses(&z, null, null.len(), u64::MAX);
+                best.count_ones() as u32
+            })
+            .min()
+    };
     let mut basis = LazyBasis::new(program, rank);
-    for coset in cosets {
+    for (coset, presses) in cosets {
         let mut s = coset.clone();
-        if !visit(&s) {
+        // The presses that take `s` back to the coset's first target.
+        let mut x = Bits::zeros(program.move_count());
+        if !visit(&s, distance(&x, &presses)) {
             return Ok(count);
         }
         // A u128 counter: past 2^128 states the walk could not finish anyway.
         let end = 1u128.checked_shl(rank as u32).unwrap_or(u128::MAX);
         for i in 1..end {
-            s.xor_assign(basis.get(i.trailing_zeros() as usize)?);
-            if !visit(&s) {
+            let (flip, m) = basis.get(i.trailing_zeros() as usize)?;
+            s.xor_assign(flip);
+            if distances {
+                x.toggle(m);
+            }
+            if !visit(&s, distance(&x, &presses)) {
                 return Ok(count);
             }
         }
@@ -362,10 +400,11 @@ fn linear_states(
 /// needs it: vector `k` is first used after `2^k` states, so a listing cut
 /// short (`| head`) finds only the first few.
 struct LazyBasis<'a> {
-    flips: Box<dyn Iterator<Item = Bits> + 'a>,
+    flips: std::iter::Enumerate<Box<dyn Iterator<Item = Bits> + 'a>>,
     /// The basis so far in echelon form, by ascending lowest cell.
     echelon: Vec<(usize, Bits)>,
-    basis: Vec<Bits>,
+    /// Each basis vector: a move's flip, and the move.
+    basis: Vec<(Bits, usize)>,
     rank: usize,
 }
 
@@ -389,17 +428,17 @@ impl<'a> LazyBasis<'a> {
             })),
         };
         LazyBasis {
-            flips,
+            flips: flips.enumerate(),
             echelon: Vec::new(),
             basis: Vec::new(),
             rank,
         }
     }
 
-    /// Basis vector `k`.
-    fn get(&mut self, k: usize) -> Result<&Bits> {
+    /// Basis vector `k`, and the move whose flip it is.
+    fn get(&mut self, k: usize) -> Result<(&Bits, usize)> {
         while self.basis.len() <= k {
-            let Some(flip) = self.flips.next() else {
+            let Some((m, flip)) = self.flips.next() else {
                 return Err(Error::Internal(format!(
                     "the moves span {} dimensions, but elimination says rank {}",
                     self.basis.len(),
@@ -417,9 +456,10 @@ impl<'a> LazyBasis<'a> {
             if let Some(lead) = lead {
                 let at = self.echelon.partition_point(|(l, _)| *l < lead);
                 self.echelon.insert(at, (lead, v));
-                self.basis.push(flip);
+                self.basis.push((flip, m));
             }
         }
-        Ok(&self.basis[k])
+        let (flip, m) = &self.basis[k];
+        Ok((flip, *m))
     }
 }

@@ -52,7 +52,7 @@ pub struct Args {
 }
 
 /// How `states` writes a state.
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
     /// Board text, rows joined by `/`.
     Board,
@@ -90,6 +90,8 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         reachable: args.reachable,
         symmetry: args.symmetry,
         output,
+        // Only JSON listings print a target puzzle's distances.
+        distances: args.json || args.format == Format::Json,
     };
     let limits = &puzzle.limits;
     if args.explain {
