@@ -351,8 +351,6 @@ fn linear_listing_distances_agree_with_search_and_solve() {
             ..Default::default()
         };
         enumerate(&program, &request, &limits, Some(&mut visit)).unwrap();
-        let expected: std::collections::BTreeMap<u32, u128> =
-            expected.into_iter().map(|(d, n)| (d, n as u128)).collect();
         assert_eq!(listed, expected, "{name}");
     }
 }
