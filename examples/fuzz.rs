@@ -1,9 +1,9 @@
 //! Runs generated inputs through the library by the million: `fuzz [SEEDS] [FIRST]`.
 //! Each seed makes one mutated puzzle file with `--set` overrides, two boards, three solver
-//! runs and one batch input (see tests/common/fuzz.rs). Prints the totals; exits 1 on any
+//! runs and one batch input (see tests/suite/common/fuzz.rs). Prints the totals; exits 1 on any
 //! panic or wrongly-kinded error, naming the seed.
 
-#[path = "../tests/common/fuzz.rs"]
+#[path = "../tests/suite/common/fuzz.rs"]
 mod fuzz;
 
 use rayon::prelude::*;

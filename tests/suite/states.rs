@@ -1,7 +1,6 @@
 //! `pegflip states` and `graph` against published counts and brute force.
 
-mod common;
-use common::{pegflip, puzzle};
+use crate::common::{pegflip, puzzle};
 use pegflip::enumerate::symmetry::Symmetries;
 
 fn run(args: &[&str]) -> String {
@@ -192,7 +191,7 @@ fn graph_prints_dot_and_refuses_large_graphs() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("past the limit graph-states = 10000"));
 }
 
-/// The long runs: `cargo test --release --test states -- --ignored` (a few minutes).
+/// The long runs: `cargo test --release --test suite states:: -- --ignored` (a few minutes).
 #[test]
 #[ignore]
 fn english33_reachable_states() {

@@ -1,7 +1,6 @@
 //! The judge problems of the Flip Game family: published samples byte for byte, and random inputs against independent brute force.
 
-mod common;
-use common::{data, pegflip};
+use crate::common::{data, pegflip};
 
 fn check_sample(puzzle: &str, sample: &str) {
     let input = data(&format!("{sample}.in"));

@@ -4,8 +4,7 @@
 //! `PEGFLIP_HOSTILE_SCALE=N` multiplies the random cases; the README gives the command that
 //! runs a million.
 
-mod common;
-use common::fuzz::Rng;
+use crate::common::fuzz::Rng;
 use pegflip::plan::{Output, Query, StatesQuery};
 use pegflip::{Bits, Error, Limits, Outcome, Override, Preference, Program, Puzzle};
 
@@ -333,7 +332,7 @@ fn every_query_under_every_memory_budget() {
         "english33",
     ];
     for name in puzzles {
-        let puzzle = common::puzzle(name);
+        let puzzle = crate::common::puzzle(name);
         let program = puzzle.compile().unwrap();
         let start = puzzle
             .start

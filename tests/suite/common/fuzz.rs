@@ -1,5 +1,5 @@
 //! Generated inputs for robustness tests: mutated puzzle files, boards, batch input and
-//! `--set` overrides, each from a seed. Shared by `tests/fuzz.rs` (a few thousand under
+//! `--set` overrides, each from a seed. Shared by `tests/suite/fuzz.rs` (a few thousand under
 //! proptest) and `examples/fuzz.rs` (millions).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -29,14 +29,14 @@ impl Rng {
 
 /// Seed puzzle texts: the shipped puzzles and a few variants.
 pub const PUZZLES: [&str; 10] = [
-    include_str!("../../puzzles/flip4x4.toml"),
-    include_str!("../../puzzles/pebble12.toml"),
-    include_str!("../../puzzles/lights-out.toml"),
-    include_str!("../../puzzles/lights-out-torus.toml"),
-    include_str!("../../puzzles/merlin.toml"),
-    include_str!("../../puzzles/petersen.toml"),
-    include_str!("../../puzzles/triangle15.toml"),
-    include_str!("../../puzzles/english33.toml"),
+    include_str!("../../../puzzles/flip4x4.toml"),
+    include_str!("../../../puzzles/pebble12.toml"),
+    include_str!("../../../puzzles/lights-out.toml"),
+    include_str!("../../../puzzles/lights-out-torus.toml"),
+    include_str!("../../../puzzles/merlin.toml"),
+    include_str!("../../../puzzles/petersen.toml"),
+    include_str!("../../../puzzles/triangle15.toml"),
+    include_str!("../../../puzzles/english33.toml"),
     "name = \"c\"\nstart = \"empty but t\"\n[board]\nnodes = [\"t\", \"n\", \"s\"]\n\
      edges = [[\"t\", \"n\"], [1, 2]]\n[[moves]]\ntoggle = \"open\"\nwhen = \"on\"\n\
      [[moves]]\npress = \"s\"\nflips = \"oo-\"\n[goal]\none-piece = \"anywhere\"\n",

@@ -2,7 +2,6 @@
 //! and every rejection is an input error with its place, a named limit, or a usage error.
 //! `examples/fuzz.rs` runs the same cases by the million.
 
-mod common;
 use proptest::prelude::*;
 
 proptest! {
@@ -10,7 +9,7 @@ proptest! {
 
     #[test]
     fn generated_inputs_never_panic(seed in any::<u64>()) {
-        if let Err(e) = common::fuzz::run_case(seed) {
+        if let Err(e) = crate::common::fuzz::run_case(seed) {
             prop_assert!(false, "{}", e);
         }
     }

@@ -1,7 +1,6 @@
 //! `pegflip verify` accepts every answer `solve --json` writes, and rejects tampered ones with the reason.
 
-mod common;
-use common::pegflip;
+use crate::common::pegflip;
 
 fn solve_json(args: &[&str]) -> serde_json::Value {
     let out = pegflip(args, b"");

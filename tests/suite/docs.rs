@@ -2,7 +2,7 @@
 
 #[test]
 fn format_doc_examples_parse() {
-    let doc = include_str!("../docs/format.md");
+    let doc = include_str!("../../docs/format.md");
     let mut count = 0;
     for block in doc.split("```toml\n").skip(1) {
         let text = block.split("```").next().unwrap();

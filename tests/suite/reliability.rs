@@ -1,7 +1,6 @@
 //! Pictures, pipes and signals: `--svg`, a closed stdout, and Ctrl-C.
 
-mod common;
-use common::pegflip;
+use crate::common::pegflip;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 

@@ -1,7 +1,6 @@
 //! The documents' samples, reproduced byte for byte by `pegflip batch`.
 
-mod common;
-use common::{data, pegflip};
+use crate::common::{data, pegflip};
 
 fn check_sample(puzzle: &str, sample: &str) -> String {
     let input = data(&format!("{sample}.in"));

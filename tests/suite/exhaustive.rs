@@ -1,7 +1,6 @@
 //! Every flip4x4 and pebble12 board, checked against brute force written here, independently of the engine.
 
-mod common;
-use common::{pegflip, puzzle};
+use crate::common::{pegflip, puzzle};
 use pegflip::{Bits, Outcome, batch, solve};
 
 /// Flip Game by brute force over all 2^16 press sets: the effect of a press

@@ -2,8 +2,7 @@
 //! Pins the classes of failure the planner issue listed (graph toggles, integer extremes,
 //! wrong arity, wide boards, linear puzzles past 64 cells, memory limits, --set values).
 
-mod common;
-use common::pegflip;
+use crate::common::pegflip;
 
 /// Runs `args` and checks the exit code and that stdout or stderr holds `expect`.
 fn case(args: &[&str], code: i32, expect: &str) {
@@ -25,7 +24,7 @@ fn case(args: &[&str], code: i32, expect: &str) {
 }
 
 fn file(name: &str, text: &str) -> String {
-    let path = common::scratch("hostile").join(name);
+    let path = crate::common::scratch("hostile").join(name);
     std::fs::write(&path, text).unwrap();
     path.to_string_lossy().into_owned()
 }
@@ -198,7 +197,7 @@ fn check_list_and_explain_name_the_engine_that_runs() {
             "{}: {row}",
             entry.name
         );
-        let puzzle = common::puzzle(entry.name);
+        let puzzle = crate::common::puzzle(entry.name);
         if puzzle.start.is_some() {
             let solve = pegflip(&["solve", entry.name, "--explain"], b"");
             let stderr = String::from_utf8_lossy(&solve.stderr);

@@ -1,7 +1,6 @@
 //! Every shipped puzzle pinned to its published fact, and the catalogue commands.
 
-mod common;
-use common::{assert_exit, data, pegflip, puzzle, scratch};
+use crate::common::{assert_exit, data, pegflip, puzzle, scratch};
 
 use pegflip::enumerate::{Request, enumerate};
 use pegflip::solve::Proof;

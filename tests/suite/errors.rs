@@ -6,8 +6,7 @@
 //! With `PEGFLIP_BLESS=1` the .err files are rewritten from the output
 //! (review the diff before committing it).
 
-mod common;
-use common::pegflip;
+use crate::common::pegflip;
 
 #[test]
 fn every_error_case_gives_its_message() {

@@ -1,7 +1,6 @@
 //! The gf2 solver against the search solvers, published sequences, and the 5x5 Lights Out facts.
 
-mod common;
-use common::{pegflip, puzzle};
+use crate::common::{pegflip, puzzle};
 use pegflip::solve::linear::Method;
 use pegflip::solve::{Proof, solve_linear};
 use pegflip::{

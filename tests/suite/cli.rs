@@ -1,7 +1,6 @@
 //! The command line's promises: JSON on every command, help with examples, completions.
 
-mod common;
-use common::{data, pegflip};
+use crate::common::{data, pegflip};
 
 #[test]
 fn every_command_has_help_with_an_example() {

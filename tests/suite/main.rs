@@ -1,0 +1,20 @@
+//! The integration tests, one module per concern, built as one binary (one link instead of
+//! one per file). Run one module with a filter: `cargo test --release --test suite judges::`.
+
+mod common;
+
+mod catalogue;
+mod cli;
+mod docs;
+mod errors;
+mod exhaustive;
+mod fuzz;
+mod generated;
+mod hostile;
+mod judges;
+mod linear;
+mod properties;
+mod reliability;
+mod samples;
+mod states;
+mod verify;
