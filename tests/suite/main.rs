@@ -14,6 +14,7 @@ mod hostile;
 mod judges;
 mod linear;
 mod properties;
+mod readme;
 mod reliability;
 mod samples;
 mod states;
