@@ -199,7 +199,7 @@ pub(crate) fn relocate(err: Error, original: &str, edited: &str, placed: &[Place
 }
 
 /// The puzzle text with its board set to `rows` x `cols` (with `shape`, one
-/// string per row, when given) and its `start` removed: the variant that a
+/// string per row, when given) and its `start` and `[batch]` removed: the variant that a
 /// batch case of another size or shape is solved on. With `new_goal` the
 /// `[goal]` is replaced by one piece anywhere, which holds on any board, for the
 /// caller to set the case's own goal. `None` when the text is not TOML.
@@ -211,7 +211,9 @@ pub(crate) fn resized(
     new_goal: bool,
 ) -> Option<String> {
     let mut doc = text.parse::<DocumentMut>().ok()?;
+    // The case gives the start, and the file's own format reads the input.
     doc.remove("start");
+    doc.remove("batch");
     if new_goal {
         let mut goal = toml_edit::Table::new();
         goal.insert("one-piece", Item::Value(Value::from("anywhere")));

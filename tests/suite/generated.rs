@@ -442,3 +442,304 @@ fn set_on_every_key_then_an_error_later_in_the_file() {
         }
     }
 }
+
+/// The fewest pieces that can remain from `start`, by brute force.
+/// One line of output that must be there.
+fn answer(line: Option<&str>) -> &str {
+    line.expect("the output is short of a line")
+}
+
+fn brute_pieces(program: &Program, start: &Bits) -> usize {
+    let n = program.cells();
+    let mut seen = std::collections::HashSet::from([start.to_u64().unwrap()]);
+    let mut stack = vec![start.to_u64().unwrap()];
+    let mut best = usize::MAX;
+    while let Some(s) = stack.pop() {
+        best = best.min(s.count_ones() as usize);
+        let state = Bits::from_u64(n, s);
+        for m in 0..program.moves().len() {
+            if let Ok(t) = program.apply(&state, m) {
+                let t = t.to_u64().unwrap();
+                if seen.insert(t) {
+                    stack.push(t);
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Every `[batch]` key with every other, on boards from one cell up and past
+/// the limits, fed input that is right, short, long or garbled: each run gives
+/// the right answers (checked against brute force where the format allows) or
+/// a located refusal; never a panic or an internal error.
+#[test]
+fn judge_formats_every_key_with_every_other() {
+    let mut rng = Rng(0x1667_3279);
+    let n = 600 * scale();
+    count("judge formats", n);
+    let (mut answered, mut checked, mut refused) = (0, 0, 0);
+    for seed in 0..n {
+        let jumps = rng.below(3) == 0;
+        let moves = if jumps {
+            "jump = \"orthogonal\""
+        } else {
+            rng.pick(&[
+                "toggle = \"plus\"",
+                "toggle = \"x\"",
+                "toggle = \"self\"",
+                "toggle = \"knight\"",
+            ])
+        };
+        let goal = if jumps {
+            rng.pick(&[
+                "fewest = \"pieces\"",
+                "one-piece = \"anywhere\"",
+                "target = \"all-off\"",
+            ])
+        } else {
+            rng.pick(&[
+                "target = \"all-off\"",
+                "target = \"all-on\"",
+                "target = \"all-same\"",
+            ])
+        };
+        let mut batch = String::new();
+        // Each key: the values that are right, then some that are not.
+        let keys: [(&str, &[&str], &[&str]); 11] = [
+            ("header", &["\"none\"", "\"count\""], &["\"many\""]),
+            (
+                "size",
+                &["\"none\"", "\"rows cols\"", "\"cols rows\"", "\"side\""],
+                &["\"n\""],
+            ),
+            ("cells", &["\"packed\"", "\"separated\""], &["\"spaced\""]),
+            ("shape", &["\"fixed\"", "\"per-case\""], &["\"round\""]),
+            (
+                "answer",
+                if jumps {
+                    &["\"count\"", "\"moves\""]
+                } else {
+                    &["\"count\"", "\"presses\"", "\"moves\""]
+                },
+                &["\"all\"", "\"presses\""],
+            ),
+            (
+                "tie-break",
+                if jumps {
+                    &["\"any\""]
+                } else {
+                    &["\"any\"", "\"lexicographic\""]
+                },
+                &["\"first\"", "\"lexicographic\""],
+            ),
+            (
+                "title",
+                &["\"Case #{case}:\""],
+                &["\"{case\"", "\"{bogus}\""],
+            ),
+            ("between", &["\"\"", "\"--\""], &["\"a\\nb\""]),
+            (
+                "move",
+                if jumps {
+                    &["\"{step}: {from}>{to}\""]
+                } else {
+                    &["\"{step} {cell} {row},{col}\""]
+                },
+                &["\"}\"", "\"{over}\""],
+            ),
+            (
+                "mark-on",
+                if goal.starts_with("one-piece") {
+                    &["\"O\""]
+                } else {
+                    &[]
+                },
+                &["\"o\"", "\"O\""],
+            ),
+            (
+                "impossible",
+                &["\"none\"", "\"IMPOSSIBLE\""],
+                &["\"a\\nb\""],
+            ),
+        ];
+        for (key, good, bad) in keys {
+            if rng.below(2) == 0 {
+                let wrong = rng.below(12) == 0;
+                if good.is_empty() && !wrong {
+                    continue;
+                }
+                let values = if wrong { bad } else { good };
+                batch.push_str(&format!("{key} = {}\n", rng.pick(values)));
+            }
+        }
+        let (rows, cols) = (1 + rng.below(4), 1 + rng.below(4));
+        let text = format!(
+            "name = \"g\"\n[board]\nrows = {rows}\ncols = {cols}\n[[moves]]\n{moves}\n\
+             [goal]\n{goal}\n[batch]\n{batch}"
+        );
+        let puzzle = match Puzzle::parse(&text, "g.toml") {
+            Ok(p) => p,
+            Err(Error::Input(d)) => {
+                assert!(d.file == "g.toml" && d.line >= 1, "{seed}: {d}\n{text}");
+                refused += 1;
+                continue;
+            }
+            Err(e) => panic!("{seed}: {e}\n{text}"),
+        };
+        let format = puzzle.batch.clone();
+        let program = puzzle.compile().unwrap();
+        // The input: a few cases, each maybe with a size, then its cells.
+        let garble = rng.below(4) == 0;
+        let k = rng.below(4);
+        let mut input = String::new();
+        if format.header == pegflip::spec::Header::Count {
+            let said = if garble && rng.below(3) == 0 {
+                k + 1
+            } else {
+                k
+            };
+            input.push_str(&format!("{said}\n"));
+        }
+        let mut cases = Vec::new();
+        for _ in 0..k {
+            let (r, c) = match format.size {
+                pegflip::puzzle::Size::Fixed => (rows, cols),
+                pegflip::puzzle::Size::Side => {
+                    let s = 1 + rng.below(4);
+                    input.push_str(&format!("{s}\n"));
+                    (s, s)
+                }
+                size => {
+                    let (r, c) = (1 + rng.below(4), 1 + rng.below(4));
+                    let dims = if garble && rng.below(3) == 0 {
+                        rng.pick(&["0 2", "99999999999999999999 1", "100000 100000", "x 2"])
+                            .to_string()
+                    } else if size == pegflip::puzzle::Size::RowsCols {
+                        format!("{r} {c}")
+                    } else {
+                        format!("{c} {r}")
+                    };
+                    input.push_str(&dims);
+                    input.push('\n');
+                    (r, c)
+                }
+            };
+            let mut grid = vec![vec![false; c]; r];
+            for row in grid.iter_mut() {
+                let mut words = Vec::new();
+                for cell in row.iter_mut() {
+                    *cell = rng.below(2) == 0;
+                    let sym = if garble && rng.below(8) == 0 {
+                        rng.pick(&["?", ".", "O", "oo"]).to_string()
+                    } else {
+                        let s = &puzzle.symbols;
+                        (if *cell { s.on() } else { s.off() }).to_string()
+                    };
+                    words.push(sym);
+                }
+                let sep = if format.separated { " " } else { "" };
+                input.push_str(&words.join(sep));
+                input.push('\n');
+            }
+            cases.push(grid);
+        }
+        if garble && rng.below(2) == 0 {
+            input.truncate(rng.below(input.len() + 1));
+        }
+        let result = std::panic::catch_unwind(|| {
+            pegflip::batch(
+                &program,
+                input.as_bytes(),
+                "<input>",
+                &puzzle.limits,
+                Preference::Auto,
+            )
+        })
+        .unwrap_or_else(|_| panic!("{seed}: batch panicked\n{text}\ninput:\n{input}"));
+        let out = match result {
+            Ok(out) => out,
+            Err(Error::Input(d)) => {
+                assert!(d.line >= 1 && d.col >= 1, "{seed}: {d}");
+                refused += 1;
+                continue;
+            }
+            Err(e @ (Error::Limit { .. } | Error::Usage(_))) => {
+                let _ = e;
+                refused += 1;
+                continue;
+            }
+            Err(e) => panic!("{seed}: {e}\n{text}\ninput:\n{input}"),
+        };
+        answered += 1;
+        // Check the answers against brute force where the output is one block per case.
+        if garble || format.title.is_some() || format.between.is_some() {
+            continue;
+        }
+        let text_out = String::from_utf8(out.text).unwrap();
+        let mut lines = text_out.lines();
+        for grid in &cases {
+            let (r, c) = (grid.len(), grid[0].len());
+            let sized = Puzzle::parse_with(
+                &text,
+                "g.toml",
+                &[
+                    Override::parse(&format!("board.rows={r}")).unwrap(),
+                    Override::parse(&format!("board.cols={c}")).unwrap(),
+                ],
+            )
+            .unwrap();
+            let p = sized.compile().unwrap();
+            let mut start = Bits::zeros(r * c);
+            for (i, &b) in grid.iter().flatten().enumerate() {
+                start.set(i, b);
+            }
+            let objective = matches!(p.goal(), pegflip::Goal::FewestPieces);
+            let best = if objective {
+                Some(brute_pieces(&p, &start))
+            } else {
+                brute_distance(&p, &start)
+            };
+            match (format.answer, best) {
+                (_, None) => assert_eq!(answer(lines.next()), format.impossible, "{seed}"),
+                (pegflip::puzzle::AnswerKind::Count, Some(b)) => {
+                    assert_eq!(
+                        answer(lines.next()),
+                        b.to_string(),
+                        "{seed}\n{text}\n{input}"
+                    )
+                }
+                (pegflip::puzzle::AnswerKind::Presses, Some(b)) => {
+                    let mut end = start.clone();
+                    let mut presses = 0;
+                    for row in 0..r {
+                        let line: String =
+                            answer(lines.next()).chars().filter(|c| *c != ' ').collect();
+                        for (col, ch) in line.chars().enumerate() {
+                            if ch == sized.symbols.on() {
+                                presses += 1;
+                                end = p.apply(&end, row * c + col).unwrap();
+                            }
+                        }
+                    }
+                    assert_eq!(presses, b, "{seed}: not the fewest presses");
+                    assert!(p.is_target(&end), "{seed}: the presses miss the target");
+                }
+                (pegflip::puzzle::AnswerKind::Moves, Some(b)) => {
+                    let moves = if objective { start.count_ones() - b } else { b };
+                    for _ in 0..moves {
+                        answer(lines.next());
+                    }
+                }
+            }
+            checked += 1;
+        }
+        assert_eq!(
+            lines.next(),
+            None,
+            "{seed}: surplus output\n{text}\n{input}"
+        );
+    }
+    eprintln!("judge formats: {answered} answered ({checked} cases checked), {refused} refused");
+    assert!(answered > n / 10 && checked > n / 10 && refused > n / 10);
+}
