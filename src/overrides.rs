@@ -29,6 +29,20 @@ impl Override {
         let Some((key, value)) = arg.split_once('=') else {
             return Err(bad("expected KEY=VALUE, as in board.rows=7", arg.len()));
         };
+        let number = value
+            .trim()
+            .strip_prefix(['-', '+'])
+            .unwrap_or(value.trim());
+        if !number.is_empty()
+            && number.bytes().all(|b| b.is_ascii_digit())
+            && value.trim().parse::<i64>().is_err()
+        {
+            let at = arg.len() - value.trim_start().len();
+            return Err(bad(
+                "this number is past the integers a puzzle file can hold (-2^63 to 2^63 - 1)",
+                at,
+            ));
+        }
         let key: Vec<String> = key.trim().split('.').map(str::to_string).collect();
         if key.iter().any(|k| k.is_empty()) {
             return Err(bad("the key has an empty part: write it as board.rows", 0));

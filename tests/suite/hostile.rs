@@ -275,3 +275,45 @@ fn states_and_graph_speak_json() {
     assert_eq!(g["nodes"].as_array().unwrap().len(), 3);
     assert_eq!(g["edges"][0]["from"], 0);
 }
+
+#[test]
+fn set_values_past_the_integers_of_toml_are_located() {
+    for arg in [
+        "board.rows=99999999999999999999",
+        "board.cols=-99999999999999999999",
+        "limits.max-states=18446744073709551616",
+    ] {
+        case(&["check", "flip4x4", "--set", arg], 2, "--set:1:");
+        case(
+            &["check", "flip4x4", "--set", arg],
+            2,
+            "past the integers a puzzle file can hold",
+        );
+    }
+}
+
+#[test]
+fn goals_switch_on_the_command_line() {
+    case(&["solve", "pebble12", "-o--o-oo----"], 0, "2\n");
+    case(
+        &[
+            "solve",
+            "pebble12",
+            "-o--o-oo----",
+            "--set",
+            "goal.one-piece=anywhere",
+        ],
+        1,
+        "Impossible",
+    );
+    case(
+        &["solve", "triangle15", "--set", "goal.fewest=pieces"],
+        0,
+        "1 piece left after 13 moves",
+    );
+    case(
+        &["check", "flip4x4", "--set", "goal.targe=all-on"],
+        2,
+        "unknown field `targe`",
+    );
+}
