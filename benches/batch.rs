@@ -1,4 +1,5 @@
-//! Batch throughput: 1,000,000 judge-format boards through parse, answer table and output.
+//! Batch throughput: 1,000,000 seed-format boards through parse, answer table and output, and
+//! the other judge formats by the thousand.
 
 mod boards;
 
@@ -30,5 +31,36 @@ fn batch_million(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, batch_million);
+/// The other judge formats: a size, a shape or a goal per case, press matrices and move lists.
+fn judges(c: &mut Criterion) {
+    let mut group = c.benchmark_group("judges");
+    group.sample_size(10);
+    for (name, count) in [
+        ("poj1222", 100_000),
+        ("fliptile", 1_000),
+        ("painter", 1_000),
+        ("peg-game", 1_000),
+    ] {
+        let path = format!("{}/puzzles/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+        let puzzle = pegflip::Puzzle::from_file(&path).unwrap();
+        let program = puzzle.compile().unwrap();
+        let input = boards::judge_input(name, count, 1753);
+        group.bench_function(format!("{name}_{count}"), |b| {
+            b.iter(|| {
+                let out = pegflip::batch(
+                    &program,
+                    black_box(&input),
+                    "bench",
+                    &Default::default(),
+                    pegflip::Preference::Auto,
+                )
+                .unwrap();
+                black_box(out.text.len())
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, batch_million, judges);
 criterion_main!(benches);

@@ -11,7 +11,9 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(puzzle), Some(count)) = (args.first(), args.get(1).and_then(|c| c.parse().ok()))
     else {
-        eprintln!("usage: gen_boards flip4x4|pebble12 COUNT [SEED]");
+        eprintln!(
+            "usage: gen_boards flip4x4|pebble12|poj1222|fliptile|painter|peg-game COUNT [SEED]"
+        );
         std::process::exit(2);
     };
     let seed = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1753);

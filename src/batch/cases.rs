@@ -58,19 +58,23 @@ impl<'a> Reader<'a> {
         Error::input(self.file, self.source, at, message)
     }
 
-    /// The next word, or an error saying what was expected at the end of input.
-    fn word(&mut self, expected: &str) -> Result<(usize, &'a str)> {
+    /// The next word, or an error saying what was expected (described only
+    /// when needed) at the end of input.
+    fn word<S: std::fmt::Display>(
+        &mut self,
+        expected: impl FnOnce() -> S,
+    ) -> Result<(usize, &'a str)> {
         self.toks.next().ok_or_else(|| {
             self.err(
                 self.source.trim_end().len(),
-                format!("the input ends where {expected} was expected"),
+                format!("the input ends where {} was expected", expected()),
             )
         })
     }
 
     /// A number from `min` to `max`.
     fn number(&mut self, what: &str, min: usize, max: usize) -> Result<(usize, usize)> {
-        let (at, tok) = self.word(what)?;
+        let (at, tok) = self.word(|| what)?;
         match tok.parse::<usize>() {
             Ok(n) if (min..=max).contains(&n) => Ok((at, n)),
             Ok(n) => Err(self.err(
@@ -236,7 +240,7 @@ fn read_case(
         if format.separated {
             for c in 0..cols {
                 let (pos, tok) =
-                    reader.word(&format!("cell [{r}, {c}] (row {r} has {cols} cells)"))?;
+                    reader.word(|| format!("cell [{r}, {c}] (row {r} has {cols} cells)"))?;
                 let mut chars = tok.chars();
                 let written = match (chars.next(), chars.next()) {
                     (Some(ch), None) => classify(ch),
@@ -256,7 +260,7 @@ fn read_case(
                 at.push(pos);
             }
         } else {
-            let (pos, tok) = reader.word(&format!("row {r} of {rows}"))?;
+            let (pos, tok) = reader.word(|| format!("row {r} of {rows}"))?;
             let mut n = 0;
             for (i, ch) in tok.char_indices() {
                 let Some(written) = classify(ch) else {
