@@ -195,6 +195,98 @@ impl GridStencil {
     /// Eliminates: the symbolic chase gives the last row's residual as a
     /// linear function of the first row's presses.
     pub fn eliminate(&self) -> GridLinear {
+        let residual_rows = self.images().unwrap_or_else(|| self.symbolic_blocks());
+        let system = Solver::from_matrix(&residual_rows);
+        let null_first = system.null_space();
+        GridLinear {
+            stencil: self.clone(),
+            system,
+            null_first,
+        }
+    }
+
+    /// Whether the method of images applies: in chase order, every offset
+    /// reaches at most one column aside, and its mirror image is an offset too.
+    fn mirrored(&self) -> bool {
+        let offsets = self.chase_offsets();
+        offsets
+            .iter()
+            .all(|&(dt, dc)| dc.abs() <= 1 && offsets.contains(&(dt, -dc)))
+    }
+
+    /// The residual matrix by the method of images, for stencils that are
+    /// [`mirrored`](Self::mirrored): row `i` says which first-row presses
+    /// reach last-row cell `i`.
+    ///
+    /// Each chase step applies a polynomial in the one-column shift `T`
+    /// (`x -> x-1` plus `x -> x+1`). On the board, `T` is cut off at the
+    /// edges. On a cycle of `2 (cols + 1)` cells, a row that is symmetric
+    /// under the mirror `x -> -2 - x` is zero at the mirror's fixed points
+    /// `-1` and `cols` whenever it starts so, because `T` adds a fixed point's
+    /// two neighbours, which are equal; so the cycle's `T` acts on `0..cols`
+    /// exactly as the board's does. A press at column `j` with its image at
+    /// `-2 - j` is such a row, so one chase of a single press on the cycle,
+    /// shifted to `j` and to `-2 - j`, gives every column of the residual:
+    /// `O(rows x cols / 64)` word operations instead of `O(rows x cols^2 / 64)`.
+    fn images(&self) -> Option<gf2::Matrix> {
+        if !self.mirrored() {
+            return None;
+        }
+        let (rows, cols) = self.chase_dims();
+        let offsets = self.chase_offsets();
+        let reach = offsets
+            .iter()
+            .map(|o| o.0.max(0) as usize)
+            .max()
+            .unwrap_or(0);
+        let w = 2 * (cols + 1);
+        let words = w.div_ceil(64);
+        let ring = reach + 2;
+        let mut state = vec![0u64; ring * words];
+        let mut press = vec![0u64; words];
+        for t in 0..rows {
+            if t > 0 && t + reach < rows {
+                let s = ((t + reach) % ring) * words;
+                state[s..s + words].fill(0);
+            }
+            if t == 0 {
+                // One press, at column 0: its images are added when the matrix is built.
+                press[0] = 1;
+            } else {
+                let s = ((t - 1) % ring) * words;
+                press.copy_from_slice(&state[s..s + words]);
+            }
+            for &(dt, dc) in &offsets {
+                let target = t as isize + dt;
+                if (0..rows as isize).contains(&target) {
+                    let d = (target as usize % ring) * words;
+                    xor_rotated(&mut state[d..d + words], &press, dc, w);
+                }
+            }
+        }
+        let s = ((rows - 1) % ring) * words;
+        // The last row, twice over, so that any window of it is one slice.
+        let last = &state[s..s + words];
+        let mut doubled = vec![0u64; (2 * w).div_ceil(64)];
+        for x in (0..w).filter(|&x| last[x / 64] >> (x % 64) & 1 == 1) {
+            for y in [x, x + w] {
+                doubled[y / 64] |= 1 << (y % 64);
+            }
+        }
+        let mut m = gf2::Matrix::zeros(cols, cols);
+        for i in 0..cols {
+            // Cell i is reached from column j by the chase of j, c[i - j],
+            // and of its image, c[i + 2 + j]; the chase is symmetric, c[-x] = c[x].
+            let row = m.row_mut(i);
+            xor_window(row, &doubled, (w - i) % w, cols);
+            xor_window(row, &doubled, (i + 2) % w, cols);
+        }
+        Some(m)
+    }
+
+    /// The residual matrix by the symbolic chase, 512 first-row presses at a
+    /// time, blocks on both cores.
+    fn symbolic_blocks(&self) -> gf2::Matrix {
         const BLOCK: usize = 8; // words of first-row variables per block
         let (_, cols) = self.chase_dims();
         let words = cols.div_ceil(64);
@@ -213,13 +305,7 @@ impl GridStencil {
                     .copy_from_slice(&residual[x * wb..(x + 1) * wb]);
             }
         }
-        let system = Solver::from_matrix(&residual_rows);
-        let null_first = system.null_space();
-        GridLinear {
-            stencil: self.clone(),
-            system,
-            null_first,
-        }
+        residual_rows
     }
 
     /// The symbolic chase for first-row variables `64*w0 ..`, `wb` words of
@@ -492,6 +578,47 @@ fn xor_shifted(dst: &mut [u64], src: &[u64], dc: isize, cols: usize) {
     mask_tail(dst, cols);
 }
 
+/// `dst[(x + dc) mod w] ^= src[x]` for the `w` bits of a cycle, `dc` in -1..=1.
+fn xor_rotated(dst: &mut [u64], src: &[u64], dc: isize, w: usize) {
+    let n = dst.len();
+    let top = |v: &[u64]| v[(w - 1) / 64] >> ((w - 1) % 64) & 1;
+    match dc {
+        0 => gf2::xor_into(dst, src),
+        1 => {
+            let wrap = top(src);
+            for i in (0..n).rev() {
+                let carry = if i > 0 { src[i - 1] >> 63 } else { wrap };
+                dst[i] ^= src[i] << 1 | carry;
+            }
+        }
+        -1 => {
+            let wrap = src[0] & 1;
+            for i in 0..n {
+                let carry = if i + 1 < n { src[i + 1] << 63 } else { 0 };
+                dst[i] ^= src[i] >> 1 | carry;
+            }
+            dst[(w - 1) / 64] ^= wrap << ((w - 1) % 64);
+        }
+        _ => unreachable!("a mirrored stencil reaches one column aside"),
+    }
+    mask_tail(dst, w);
+}
+
+/// `dst ^= ` the `len` bits of `src` from bit `start` on.
+fn xor_window(dst: &mut [u64], src: &[u64], start: usize, len: usize) {
+    let (q, r) = (start / 64, start % 64);
+    for (k, d) in dst.iter_mut().enumerate().take(len.div_ceil(64)) {
+        let lo = src.get(q + k).copied().unwrap_or(0) >> r;
+        let hi = if r > 0 {
+            src.get(q + k + 1).copied().unwrap_or(0) << (64 - r)
+        } else {
+            0
+        };
+        *d ^= lo | hi;
+    }
+    mask_tail(dst, len);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -516,5 +643,40 @@ mod tests {
             b.set(i, true);
         }
         assert_eq!(Padded::from_bits(&b, 3, 70).to_bits(), b);
+    }
+
+    #[test]
+    fn images_agree_with_the_symbolic_chase() {
+        let stencils: [&[(isize, isize)]; 5] = [
+            &[(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)],
+            &[(-1, 0), (1, 0), (0, -1), (0, 1)],
+            &[(0, 0), (-1, 0), (1, 1), (1, -1)],
+            &[(-1, 0), (0, 0), (2, 1), (2, -1), (1, 0)],
+            &[(-1, 0), (0, -1), (0, 1), (1, 1), (1, 0), (1, -1)],
+        ];
+        let mut checked = 0;
+        for offsets in stencils {
+            for rows in 1..=9 {
+                for cols in 1..=70 {
+                    let Some(s) = GridStencil::new(rows, cols, offsets.to_vec()) else {
+                        continue;
+                    };
+                    let Some(images) = s.images() else {
+                        continue;
+                    };
+                    let symbolic = s.symbolic_blocks();
+                    let (_, n) = s.chase_dims();
+                    for i in 0..n {
+                        assert_eq!(
+                            images.row(i),
+                            symbolic.row(i),
+                            "{offsets:?} {rows}x{cols} row {i}"
+                        );
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 }
