@@ -145,7 +145,7 @@ impl Answer {
                     .moves
                     .iter()
                     .enumerate()
-                    .map(|(i, &m)| {
+                    .map(|(i, m)| {
                         let (kind, moved) = program
                             .move_cells(m)
                             .unwrap_or((MoveKind::Toggle, Vec::new()));

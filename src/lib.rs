@@ -85,4 +85,6 @@ pub use overrides::Override;
 pub use plan::{Engine, Plan, Preference, Query, plan};
 pub use program::{Goal, Move, MoveKind, Program};
 pub use puzzle::Puzzle;
-pub use solve::{AnswerTable, Certificate, Linear, Outcome, Proof, Solution, solve, solve_with};
+pub use solve::{
+    AnswerTable, Certificate, Linear, Moves, Outcome, Proof, Solution, solve, solve_with,
+};

@@ -293,10 +293,17 @@ impl Program {
     /// Applies `moves` in order from `start`, returning the final state. A
     /// stencil's presses are unguarded and commute, so they are applied as
     /// one press set, row by row ([`GridStencil::apply`]).
-    pub fn replay(&self, start: &Bits, moves: &[usize]) -> std::result::Result<Bits, ReplayError> {
+    pub fn replay<I>(&self, start: &Bits, moves: I) -> std::result::Result<Bits, ReplayError>
+    where
+        I: IntoIterator,
+        I::Item: std::borrow::Borrow<usize>,
+    {
+        let moves = moves
+            .into_iter()
+            .map(|m| *std::borrow::Borrow::<usize>::borrow(&m));
         if let Some(stencil) = self.stencil() {
             let mut presses = Bits::zeros(self.cells());
-            for (i, &index) in moves.iter().enumerate() {
+            for (i, index) in moves.enumerate() {
                 if index >= self.cells() {
                     return Err(ReplayError::NoSuchMove { step: i + 1, index });
                 }
@@ -307,20 +314,24 @@ impl Program {
             return Ok(state);
         }
         let mut state = start.clone();
-        for (i, &index) in moves.iter().enumerate() {
+        for (i, index) in moves.enumerate() {
             self.apply_in_place(&mut state, index, i + 1)?;
         }
         Ok(state)
     }
 
     /// Every state along `moves` from `start`: the start first, then one per move.
-    pub fn trace(
-        &self,
-        start: &Bits,
-        moves: &[usize],
-    ) -> std::result::Result<Vec<Bits>, ReplayError> {
+    pub fn trace<I>(&self, start: &Bits, moves: I) -> std::result::Result<Vec<Bits>, ReplayError>
+    where
+        I: IntoIterator,
+        I::Item: std::borrow::Borrow<usize>,
+    {
         let mut states = vec![start.clone()];
-        for (i, &index) in moves.iter().enumerate() {
+        for (i, index) in moves
+            .into_iter()
+            .map(|m| *std::borrow::Borrow::<usize>::borrow(&m))
+            .enumerate()
+        {
             let next = self.apply_step(&states[i], index, i + 1)?;
             states.push(next);
         }

@@ -491,7 +491,7 @@ fn first_in_order(
         // No target is reachable: the usual solver gives the proof.
         return solve_linear(program, linear, start, limits);
     };
-    let moves: Vec<usize> = x.ones_iter().collect();
+    let moves = crate::solve::Moves::Presses(x);
     let end = program
         .replay(start, &moves)
         .map_err(|e| Error::Internal(format!("a gf2 press set does not replay: {e}")))?;
@@ -532,7 +532,7 @@ fn write_answer(
             let board = program.board();
             let symbols = &program.puzzle().symbols;
             let mut pressed = Bits::zeros(board.cells());
-            for &m in &solution.moves {
+            for m in &solution.moves {
                 let Some((MoveKind::Toggle, cells)) = program.move_cells(m) else {
                     return Err(Error::Usage(
                         "a press matrix needs toggle moves: use answer = \"moves\"".into(),
@@ -565,7 +565,7 @@ fn write_answer(
             }
         }
         AnswerKind::Moves => {
-            for (step, &m) in solution.moves.iter().enumerate() {
+            for (step, m) in solution.moves.iter().enumerate() {
                 let line = match &format.move_line {
                     Some(t) => fill(t, 0, step + 1, Some(m), program),
                     None => crate::render::describe_move(program, m),

@@ -6,7 +6,7 @@ mod svg;
 mod text;
 
 pub use svg::{SVG_CELLS, SVG_PANELS, svg};
-pub use text::text;
+pub use text::{text, write_text};
 
 use crate::bits::Bits;
 use crate::program::{Goal, MoveKind, Program};
@@ -49,26 +49,31 @@ pub fn answer_line(program: &Program, outcome: &Outcome) -> String {
 
 /// A picture of the board with the cells of `marked` drawn as `#`.
 pub fn marked_picture(puzzle: &Puzzle, marked: &Bits) -> String {
-    let board = &puzzle.board;
-    let mut out = String::new();
-    for r in 0..board.rows() {
-        for c in 0..board.cols() {
-            out.push(match board.cell_at(r, c) {
-                Some(cell) if marked.get(cell.0) => MARK,
-                Some(_) => puzzle.symbols.off(),
-                None => puzzle.symbols.gap(),
-            });
-        }
-        out.push('\n');
-    }
+    let s = &puzzle.symbols;
+    let mut out = crate::io::board::picture(marked, &puzzle.board, MARK, s.off(), s.gap(), "\n");
+    out.push('\n');
     out
 }
 
 /// The cells pressed or moved from by a list of moves, as a set (a cell pressed
 /// twice cancels out).
-pub fn pressed_cells(program: &Program, moves: &[usize]) -> Bits {
+pub fn pressed_cells<I>(program: &Program, moves: I) -> Bits
+where
+    I: IntoIterator,
+    I::Item: std::borrow::Borrow<usize>,
+{
     let mut cells = Bits::zeros(program.cells());
-    for &m in moves {
+    let moves = moves
+        .into_iter()
+        .map(|m| *std::borrow::Borrow::<usize>::borrow(&m));
+    if program.stencil().is_some() {
+        // A stencil's move i presses cell i.
+        for m in moves {
+            cells.toggle(m);
+        }
+        return cells;
+    }
+    for m in moves {
         if let Some((_, moved)) = program.move_cells(m) {
             let c = moved[0].0;
             cells.set(c, !cells.get(c));

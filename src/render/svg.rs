@@ -46,7 +46,7 @@ pub fn svg(program: &Program, start: &Bits, outcome: &Outcome) -> crate::Result<
             }
             let states = program.trace(start, &solution.moves).unwrap_or_default();
             panels.push(("start".into(), start.clone(), None, None));
-            for (i, (&m, state)) in solution.moves.iter().zip(states.iter().skip(1)).enumerate() {
+            for (i, (m, state)) in solution.moves.iter().zip(states.iter().skip(1)).enumerate() {
                 let caption = format!("{}. {}", i + 1, describe_move(program, m));
                 panels.push((caption, state.clone(), Some(m), None));
             }

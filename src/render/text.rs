@@ -1,51 +1,69 @@
 //! An answer as text: the answer line, the start, and each move with the board after it.
 
-use super::{MARK, answer_line, describe_move, marked_picture, pressed_cells};
+use std::io::Write;
+
+use super::{MARK, answer_line, describe_move, pressed_cells};
 use crate::answer::STEP_BOARDS_LIMIT;
 use crate::bits::Bits;
 use crate::program::{Goal, Program};
-use crate::solve::{Outcome, Proof};
+use crate::solve::{Moves, Outcome, Proof};
 
 /// The full text answer: the answer line, then the start board, then each
 /// move with the board after it. Boards are written one row per line.
 pub fn text(program: &Program, start: &Bits, outcome: &Outcome) -> String {
+    let mut out = Vec::new();
+    write_text(&mut out, program, start, outcome).expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("the text answer is UTF-8")
+}
+
+/// [`text()`], written to `out` as it is made: a board of 10^8 cells goes
+/// out row by row, never held as one string.
+pub fn write_text(
+    out: &mut dyn Write,
+    program: &Program,
+    start: &Bits,
+    outcome: &Outcome,
+) -> std::io::Result<()> {
     let puzzle = program.puzzle();
-    let mut out = answer_line(program, outcome);
-    out.push('\n');
-    // Room for the three pictures of a large answer at once, so the text never regrows.
-    let picture = puzzle.board.rows() * (puzzle.board.cols() + 1);
-    out.reserve(3 * picture + 4096);
-    let board = |state: &Bits| {
-        crate::io::board::write_board(state, &puzzle.board, &puzzle.symbols, "\n") + "\n"
+    let symbols = &puzzle.symbols;
+    writeln!(out, "{}", answer_line(program, outcome))?;
+    let board = |out: &mut dyn Write, state: &Bits| {
+        picture(out, state, program, symbols.on(), symbols.off())
     };
     match outcome {
         Outcome::Unsolvable(proof) => {
-            out.push_str("no sequence of moves reaches the goal from\n");
-            out.push_str(&board(start));
+            writeln!(out, "no sequence of moves reaches the goal from")?;
+            board(out, start)?;
             match proof {
                 Proof::Search => {
-                    out.push_str("proof: an exhaustive search visited every reachable state\n");
+                    writeln!(
+                        out,
+                        "proof: an exhaustive search visited every reachable state"
+                    )?;
                 }
-                Proof::Rank => out.push_str(
+                Proof::Rank => writeln!(
+                    out,
                     "proof: elimination over GF(2) shows the board is outside the span of the \
-                     moves (the puzzle is too large to print a certificate)\n",
-                ),
+                     moves (the puzzle is too large to print a certificate)"
+                )?,
                 Proof::Parity(certificates) => {
                     for c in certificates {
-                        out.push_str(&format!(
-                            "\ncertificate for target {}:\n",
+                        writeln!(
+                            out,
+                            "\ncertificate for target {}:",
                             puzzle.board_text(&c.target)
-                        ));
-                        out.push_str(&marked_picture(puzzle, &c.cells));
+                        )?;
+                        picture(out, &c.cells, program, MARK, symbols.off())?;
                         let mut diff = start.clone();
                         diff.xor_assign(&c.target);
                         let odd = diff.ones_iter().filter(|&i| c.cells.get(i)).count();
-                        out.push_str(&format!(
+                        writeln!(
+                            out,
                             "every move flips an even number of the {} cells marked {MARK}, so \
                              the parity of the pieces on them never changes; the board and the \
-                             target differ on {odd} of them, an odd number\n",
+                             target differ on {odd} of them, an odd number",
                             c.cells.count_ones()
-                        ));
+                        )?;
                     }
                 }
             }
@@ -53,49 +71,85 @@ pub fn text(program: &Program, start: &Bits, outcome: &Outcome) -> String {
         Outcome::Solved(solution) => {
             if matches!(program.goal(), Goal::FewestPieces) {
                 let pieces = solution.end.count_ones();
-                out.push_str(&format!(
-                    "{pieces} {} left after {} {}\n",
+                writeln!(
+                    out,
+                    "{pieces} {} left after {} {}",
                     plural(pieces, "piece"),
                     solution.moves.len(),
                     plural(solution.moves.len(), "move")
-                ));
+                )?;
             }
             if !solution.optimal {
-                out.push_str(
+                writeln!(
+                    out,
                     "not proven optimal: the solution coset was too large to walk in full \
-                     (raise --coset-work to search further)\n",
-                );
+                     (raise --coset-work to search further)"
+                )?;
             }
-            out.push_str("start\n");
-            out.push_str(&board(start));
+            writeln!(out, "start")?;
+            board(out, start)?;
             if solution.moves.len().saturating_mul(program.cells()) > STEP_BOARDS_LIMIT {
                 // Presses commute: past the limit a linear answer is its picture.
-                let linear = program.is_linear();
-                if !linear {
-                    for (i, &m) in solution.moves.iter().enumerate() {
-                        out.push_str(&format!("{}. {}\n", i + 1, describe_move(program, m)));
+                if program.is_linear() {
+                    writeln!(out, "pressed cells, marked {MARK}")?;
+                    let pressed = match &solution.moves {
+                        Moves::Presses(set) if program.stencil().is_some() => set.clone(),
+                        moves => pressed_cells(program, moves),
+                    };
+                    picture(out, &pressed, program, MARK, symbols.off())?;
+                } else {
+                    for (i, m) in solution.moves.iter().enumerate() {
+                        writeln!(out, "{}. {}", i + 1, describe_move(program, m))?;
                     }
                 }
-                if linear {
-                    out.push_str(&format!("pressed cells, marked {MARK}\n"));
-                    out.push_str(&marked_picture(
-                        puzzle,
-                        &pressed_cells(program, &solution.moves),
-                    ));
-                }
-                out.push_str("final\n");
-                out.push_str(&board(&solution.end));
+                writeln!(out, "final")?;
+                board(out, &solution.end)?;
             } else {
                 let states = program.trace(start, &solution.moves).unwrap_or_default();
-                for (i, (&m, state)) in solution.moves.iter().zip(states.iter().skip(1)).enumerate()
+                for (i, (m, state)) in solution.moves.iter().zip(states.iter().skip(1)).enumerate()
                 {
-                    out.push_str(&format!("{}. {}\n", i + 1, describe_move(program, m)));
-                    out.push_str(&board(state));
+                    writeln!(out, "{}. {}", i + 1, describe_move(program, m))?;
+                    board(out, state)?;
                 }
             }
         }
     }
-    out
+    Ok(())
+}
+
+/// Writes `state` one row per line: `on` where a cell is set, `off` where it
+/// is clear, the gap symbol where the grid has no cell.
+fn picture(
+    out: &mut dyn Write,
+    state: &Bits,
+    program: &Program,
+    on: char,
+    off: char,
+) -> std::io::Result<()> {
+    let board = program.board();
+    let gap = program.puzzle().symbols.gap();
+    if !board.is_rectangular() || board.cells() < 1 << 16 {
+        let text = crate::io::board::picture(state, board, on, off, gap, "\n");
+        return writeln!(out, "{text}");
+    }
+    // A large rectangle: a row at a time, through one buffer.
+    let (rows, cols) = (board.rows(), board.cols());
+    let (mut on_bytes, mut off_bytes) = ([0u8; 4], [0u8; 4]);
+    let symbol = [
+        off.encode_utf8(&mut off_bytes).as_bytes(),
+        on.encode_utf8(&mut on_bytes).as_bytes(),
+    ];
+    let words = state.words();
+    let mut buffer = Vec::with_capacity(cols * 4 + 1);
+    for r in 0..rows {
+        buffer.clear();
+        for i in r * cols..(r + 1) * cols {
+            buffer.extend_from_slice(symbol[(words[i / 64] >> (i % 64) & 1) as usize]);
+        }
+        buffer.push(b'\n');
+        out.write_all(&buffer)?;
+    }
+    Ok(())
 }
 
 fn plural(n: usize, word: &str) -> String {

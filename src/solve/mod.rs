@@ -27,11 +27,65 @@ pub enum Proof {
     Rank,
 }
 
+/// The moves of a solution, in the order they are played: a list, or for a
+/// linear puzzle the set of moves pressed (presses commute), played in
+/// ascending order. A set of 10^8 presses takes 12.5 MB, not 800.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Moves {
+    /// Indices into [`Program::moves`], in order.
+    List(Vec<usize>),
+    /// The moves pressed, as a set over the move indices.
+    Presses(Bits),
+}
+
+impl Moves {
+    /// The number of moves.
+    pub fn len(&self) -> usize {
+        match self {
+            Moves::List(list) => list.len(),
+            Moves::Presses(set) => set.count_ones(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The move indices in the order played.
+    pub fn iter(&self) -> Box<dyn Iterator<Item = usize> + '_> {
+        match self {
+            Moves::List(list) => Box::new(list.iter().copied()),
+            Moves::Presses(set) => Box::new(set.ones_iter()),
+        }
+    }
+
+    /// The move indices in the order played, as a list.
+    pub fn to_vec(&self) -> Vec<usize> {
+        self.iter().collect()
+    }
+}
+
+impl<'a> IntoIterator for &'a Moves {
+    type Item = usize;
+    type IntoIter = Box<dyn Iterator<Item = usize> + 'a>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl From<Vec<usize>> for Moves {
+    fn from(list: Vec<usize>) -> Moves {
+        Moves::List(list)
+    }
+}
+
 /// A checked answer for one board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
-    /// Indices into [`Program::moves`], in the order played.
-    pub moves: Vec<usize>,
+    /// The moves, in the order played.
+    pub moves: Moves,
     /// The state the moves reach.
     pub end: Bits,
     /// Whether no shorter sequence (or, for fewest pieces, no better end) exists.
@@ -148,7 +202,7 @@ pub fn solve_linear(
     }
     let outcome = match best {
         Some((x, _)) => {
-            let moves: Vec<usize> = x.ones_iter().collect();
+            let moves = Moves::Presses(x);
             let end = program
                 .replay(start, &moves)
                 .map_err(|e| Error::Internal(format!("a gf2 press set does not replay: {e}")))?;
@@ -196,7 +250,7 @@ fn solve_search(
     let outcome = match found {
         None => Outcome::Unsolvable(Proof::Search),
         Some(found) => Outcome::Solved(Solution {
-            moves: found.moves,
+            moves: Moves::List(found.moves),
             end: Bits::from_u64(program.cells(), found.end),
             optimal: true,
         }),

@@ -172,7 +172,7 @@ fn english33_prints_jumps_in_hole_notation() {
         p.board_text(&s.end),
         "..---../..---../-------/---o---/-------/..---../..---.."
     );
-    let first = pegflip::render::describe_move(&program, s.moves[0]);
+    let first = pegflip::render::describe_move(&program, s.moves.iter().next().unwrap());
     assert!(
         ["b4-d4", "f4-d4", "d2-d4", "d6-d4"].contains(&first.as_str()),
         "{first}"

@@ -56,7 +56,7 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         .map(|l| {
             l.null_space()
                 .iter()
-                .map(|q| render::pressed_cells(&program, &q.ones_iter().collect::<Vec<_>>()))
+                .map(|q| render::pressed_cells(&program, q.ones_iter()))
                 .collect()
         })
         .unwrap_or_default();

@@ -93,7 +93,7 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         let answer = pegflip::Answer::checked(&program, &start, &outcome, limits)?;
         writeln!(stdout, "{}", serde_json::to_string_pretty(&answer)?)?;
     } else {
-        write!(stdout, "{}", render::text(&program, &start, &outcome))?;
+        render::write_text(&mut stdout, &program, &start, &outcome)?;
     }
     stdout.flush()?;
     Ok(match outcome {
