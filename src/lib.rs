@@ -75,7 +75,7 @@ pub mod spec;
 pub mod stateset;
 pub mod symbols;
 
-pub use answer::Answer;
+pub use answer::{Answer, write_json};
 pub use batch::{BatchOutput, batch};
 pub use bits::Bits;
 pub use board::{Board, CellId};

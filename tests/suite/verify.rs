@@ -174,3 +174,52 @@ fn every_field_read_is_checked_the_kind_of_each_move_and_the_optimal_claim() {
     let (code, text) = verify("puzzles/lights-out.toml", &doubled);
     assert_eq!(code, 0, "{text}");
 }
+
+/// Past 200,000 cells times moves the answer is streamed a move a line; it
+/// is the same document, and `verify` reads it like any other.
+#[test]
+fn streamed_answers_verify() {
+    let size = ["--set", "board.rows=600", "--set", "board.cols=500"];
+    let mut args = vec!["solve", "lights-out", "all-on", "--json"];
+    args.extend(size);
+    let answer = solve_json(&args);
+    let moves = answer["moves"].as_array().unwrap();
+    assert_eq!(answer["length"].as_u64().unwrap() as usize, moves.len());
+    assert!(moves.len() * 300_000 > 200_000);
+    assert_eq!(moves[0]["kind"], "toggle");
+    assert!(moves[0]["text"].as_str().unwrap().starts_with("press ["));
+    let out = pegflip(
+        &[
+            "verify",
+            "lights-out",
+            "-",
+            "--set",
+            "board.rows=600",
+            "--set",
+            "board.cols=500",
+        ],
+        answer.to_string().as_bytes(),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    // A tampered move is caught.
+    let mut bad = answer.clone();
+    bad["moves"][0]["cells"][0][0] = serde_json::json!(599);
+    let out = pegflip(
+        &[
+            "verify",
+            "lights-out",
+            "-",
+            "--set",
+            "board.rows=600",
+            "--set",
+            "board.cols=500",
+        ],
+        bad.to_string().as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+}

@@ -101,9 +101,13 @@ fn main() -> ExitCode {
 
 /// Prints an error and picks its exit status. A closed pipe is not an error.
 fn report(err: &anyhow::Error) -> ExitCode {
-    if let Some(io) = err.downcast_ref::<std::io::Error>()
-        && io.kind() == std::io::ErrorKind::BrokenPipe
-    {
+    let io = err
+        .downcast_ref::<std::io::Error>()
+        .or(match err.downcast_ref() {
+            Some(pegflip::Error::Io { source, .. }) => Some(source),
+            _ => None,
+        });
+    if io.is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) {
         return ExitCode::from(OK);
     }
     let code = match err.downcast_ref::<pegflip::Error>() {

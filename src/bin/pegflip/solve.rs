@@ -90,8 +90,7 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     }
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
-        let answer = pegflip::Answer::checked(&program, &start, &outcome, limits)?;
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&answer)?)?;
+        pegflip::write_json(&mut stdout, &program, &start, &outcome, limits)?;
     } else {
         render::write_text(&mut stdout, &program, &start, &outcome)?;
     }
