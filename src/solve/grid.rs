@@ -33,17 +33,19 @@ pub struct GridStencil {
     transposed: bool,
     /// Whether chase order runs from the last row (of the chased board) up.
     upward: bool,
+    /// Whether the grid is a torus: offsets wrap around both ways.
+    wrap: bool,
 }
 
 impl GridStencil {
-    /// The stencil of a puzzle whose one unguarded toggle rule covers a full,
-    /// non-wrapping square-lattice rectangle (an offset list, a preset, or
+    /// The stencil of a puzzle whose one unguarded toggle rule covers a full
+    /// square-lattice rectangle or torus (an offset list, a preset, or
     /// `open`/`closed` neighbourhoods); `None` when the puzzle is anything
     /// else, or the stencil does not allow chasing. Needs no listed moves, so
     /// it works on boards of any size.
     pub fn from_puzzle(puzzle: &Puzzle) -> Option<GridStencil> {
         let board = &puzzle.board;
-        if !board.is_rectangular() || board.wraps() || *board.lattice() != Lattice::Square {
+        if !board.is_rectangular() || *board.lattice() != Lattice::Square {
             return None;
         }
         let offsets: Vec<(isize, isize)> = match puzzle.rules.as_slice() {
@@ -70,7 +72,57 @@ impl GridStencil {
             }
             _ => return None,
         };
-        GridStencil::new(board.rows(), board.cols(), offsets)
+        if board.wraps() {
+            GridStencil::torus(board.rows(), board.cols(), offsets)
+        } else {
+            GridStencil::new(board.rows(), board.cols(), offsets)
+        }
+    }
+
+    /// A stencil on a torus of at least 3 x 3, whose offsets stay distinct
+    /// when they wrap, reach one row each way, and reach the row before
+    /// only at the cell directly beside (in one of the four chase directions).
+    fn torus(rows: usize, cols: usize, offsets: Vec<(isize, isize)>) -> Option<GridStencil> {
+        if rows < 3 || cols < 3 {
+            return None;
+        }
+        let wrapped: std::collections::HashSet<(usize, usize)> = offsets
+            .iter()
+            .map(|&(dr, dc)| {
+                (
+                    dr.rem_euclid(rows as isize) as usize,
+                    dc.rem_euclid(cols as isize) as usize,
+                )
+            })
+            .collect();
+        if wrapped.len() != offsets.len() {
+            return None;
+        }
+        let swapped: Vec<(isize, isize)> = offsets.iter().map(|&(dr, dc)| (dc, dr)).collect();
+        let fits = |offsets: &[(isize, isize)], cols: usize, sign: isize| {
+            offsets.iter().all(|&(dr, dc)| {
+                dr.abs() <= 1 && dc.unsigned_abs() < cols && (sign * dr != -1 || dc == 0)
+            }) && offsets.contains(&(-sign, 0))
+        };
+        let mut ways = vec![(false, false), (false, true), (true, false), (true, true)];
+        // The system has two unknowns per chased column.
+        ways.sort_by_key(|&(t, _)| if t { rows } else { cols });
+        let (transposed, upward) = ways.into_iter().find(|&(t, up)| {
+            let sign = if up { -1 } else { 1 };
+            if t {
+                fits(&swapped, rows, sign)
+            } else {
+                fits(&offsets, cols, sign)
+            }
+        })?;
+        Some(GridStencil {
+            rows,
+            cols,
+            offsets,
+            transposed,
+            upward,
+            wrap: true,
+        })
     }
 
     fn new(rows: usize, cols: usize, offsets: Vec<(isize, isize)>) -> Option<GridStencil> {
@@ -103,6 +155,7 @@ impl GridStencil {
             offsets,
             transposed,
             upward,
+            wrap: false,
         })
     }
 
@@ -152,11 +205,15 @@ impl GridStencil {
         let boards = 8 * rows * words * 8;
         // The symbolic chase: two blocks at once, each (reach + 3) rows of cols x 8 words.
         let symbolic = 2 * (reach + 3) * cols * 8 * 8;
-        // The residual matrix, its transpose augmented with the identity.
-        let system = cols * words * 8 * 3 + cols * 8 * 8;
+        // The residual matrix, its transpose augmented with the identity; a
+        // torus has two unknowns per column.
+        let unknowns = if self.wrap { 2 * cols } else { cols };
+        let system = unknowns * unknowns.div_ceil(64) * 8 * 3 + unknowns * 8 * 8;
         let memory = boards + symbolic + system + (1 << 20);
         let offsets = self.offsets.len() as u128;
-        let work = rows * offsets * cols * words + cols * cols * words / 8 + rows * words * offsets;
+        let work = rows * offsets * cols * words
+            + unknowns * unknowns * unknowns.div_ceil(64) / 8
+            + rows * words * offsets;
         (memory, work)
     }
 
@@ -183,19 +240,42 @@ impl GridStencil {
         for r in 0..self.rows {
             for &(dr, dc) in &self.offsets {
                 let target = r as isize + dr;
-                if (0..self.rows as isize).contains(&target) {
-                    let (src, dst) = (rows.row(r).to_vec(), out.row_mut(target as usize));
-                    xor_shifted(dst, &src, dc, self.cols);
-                }
+                let target = if self.wrap {
+                    target.rem_euclid(self.rows as isize)
+                } else if (0..self.rows as isize).contains(&target) {
+                    target
+                } else {
+                    continue;
+                };
+                let (src, dst) = (rows.row(r).to_vec(), out.row_mut(target as usize));
+                self.xor_row(dst, &src, dc, self.cols);
             }
         }
         *state = out.to_bits();
     }
 
+    /// `dst[x + dc] ^= src[x]` along a row of `cols` bits: cut off at the
+    /// ends, or around the cycle on a torus.
+    fn xor_row(&self, dst: &mut [u64], src: &[u64], dc: isize, cols: usize) {
+        xor_shifted(dst, src, dc, cols);
+        if self.wrap && dc != 0 {
+            let back = if dc > 0 {
+                dc - cols as isize
+            } else {
+                dc + cols as isize
+            };
+            xor_shifted(dst, src, back, cols);
+        }
+    }
+
     /// Eliminates: the symbolic chase gives the last row's residual as a
     /// linear function of the first row's presses.
     pub fn eliminate(&self) -> GridLinear {
-        let residual_rows = self.images().unwrap_or_else(|| self.symbolic_blocks());
+        let residual_rows = if self.wrap {
+            self.torus_system()
+        } else {
+            self.images().unwrap_or_else(|| self.symbolic_blocks())
+        };
         let system = Solver::from_matrix(&residual_rows);
         let null_first = system.null_space();
         GridLinear {
@@ -203,6 +283,107 @@ impl GridStencil {
             system,
             null_first,
         }
+    }
+
+    /// The system of a torus. Its unknowns are the presses of the first and
+    /// the last chased rows (`x`, then `y`, `cols` each): the last row's
+    /// presses reach the first row around the torus, so the chase cannot
+    /// find them. Its equations say that the chase leaves the last two rows
+    /// clear. The torus is the same seen from every column, so the system is
+    /// made of circulant blocks: one chase of a single press in the first row
+    /// and one in the last give every column, shifted.
+    fn torus_system(&self) -> gf2::Matrix {
+        let (rows, cols) = self.chase_dims();
+        let words = cols.div_ceil(64);
+        let unit = {
+            let mut u = vec![0u64; words];
+            u[0] = 1;
+            u
+        };
+        let zero = vec![0u64; words];
+        let empty = Bits::zeros(rows * cols);
+        let (_, from_x) = self.chase_torus(&empty, &unit, &zero);
+        let (_, from_y) = self.chase_torus(&empty, &zero, &unit);
+        // Reversed, so that the column of press j at cell i, c[i - j], is a window.
+        let reversed = |c: &Bits, block: usize| -> Vec<u64> {
+            let mut doubled = vec![0u64; (2 * cols).div_ceil(64)];
+            for m in 0..cols {
+                if c.get(block * cols + (cols - m) % cols) {
+                    for y in [m, m + cols] {
+                        doubled[y / 64] |= 1 << (y % 64);
+                    }
+                }
+            }
+            doubled
+        };
+        let mut m = gf2::Matrix::zeros(2 * cols, 2 * cols);
+        for block in 0..2 {
+            let (rx, ry) = (reversed(&from_x, block), reversed(&from_y, block));
+            for i in 0..cols {
+                let row = m.row_mut(block * cols + i);
+                let start = (cols - i) % cols;
+                xor_window(&mut row[..words], &rx, start, cols);
+                // The y unknowns start at bit `cols` of the row.
+                let mut y = vec![0u64; words];
+                xor_window(&mut y, &ry, start, cols);
+                for k in (0..cols).filter(|&k| y[k / 64] >> (k % 64) & 1 == 1) {
+                    let bit = cols + k;
+                    row[bit / 64] |= 1 << (bit % 64);
+                }
+            }
+        }
+        m
+    }
+
+    /// The concrete chase of a torus from board `b` with first-row presses
+    /// `x` and last-row presses `y` (words over the chased columns): the
+    /// pressed cells, and the last two chased rows, which are clear exactly
+    /// when the presses solve `b`.
+    fn chase_torus(&self, b: &Bits, x: &[u64], y: &[u64]) -> (Bits, Bits) {
+        let (rows, cols) = self.chase_dims();
+        let b = if self.transposed {
+            &transpose(b, self.rows, self.cols)
+        } else {
+            b
+        };
+        let mut state = Padded::from_bits(b, rows, cols);
+        let mut presses = Padded::new(rows, cols);
+        let offsets = self.chase_offsets();
+        let mut press_row = |state: &mut Padded, t: usize, press: &[u64]| {
+            let row = self.row_of(t);
+            presses.row_mut(row).copy_from_slice(press);
+            for &(dt, dc) in &offsets {
+                let target = (t as isize + dt).rem_euclid(rows as isize) as usize;
+                self.xor_row(state.row_mut(self.row_of(target)), press, dc, cols);
+            }
+        };
+        let padded = |v: &[u64]| {
+            let mut p = vec![0u64; cols.div_ceil(64)];
+            let n = p.len().min(v.len());
+            p[..n].copy_from_slice(&v[..n]);
+            mask_tail(&mut p, cols);
+            p
+        };
+        press_row(&mut state, 0, &padded(x));
+        press_row(&mut state, rows - 1, &padded(y));
+        for t in 1..rows - 1 {
+            let press = state.row(self.row_of(t - 1)).to_vec();
+            press_row(&mut state, t, &press);
+        }
+        let mut residual = Bits::zeros(2 * cols);
+        for (k, t) in [rows - 2, rows - 1].into_iter().enumerate() {
+            let row = state.row(self.row_of(t));
+            for c in (0..cols).filter(|&c| row[c / 64] >> (c % 64) & 1 == 1) {
+                residual.set(k * cols + c, true);
+            }
+        }
+        let presses = presses.to_bits();
+        let presses = if self.transposed {
+            transpose(&presses, rows, cols)
+        } else {
+            presses
+        };
+        (presses, residual)
     }
 
     /// Whether the method of images applies: in chase order, every offset
@@ -402,16 +583,37 @@ impl GridLinear {
         self.null_first
             .iter()
             .take(count)
-            .map(|z| self.chase(&Bits::zeros(n), z).0)
+            .map(|z| self.chase_with(&Bits::zeros(n), z).0)
             .collect()
     }
 
     /// The pressed cells whose toggles XOR to `b`, or `None` when there are none.
     pub fn solve(&self, b: &Bits) -> Option<Bits> {
-        let (_, residual) = self.chase(b, &[]);
-        let first = self.system.solve(residual.words()).ok()?;
-        let (presses, residual) = self.chase(b, &first);
+        let (_, residual) = self.chase_with(b, &[]);
+        let unknowns = self.system.solve(residual.words()).ok()?;
+        let (presses, residual) = self.chase_with(b, &unknowns);
         (residual.count_ones() == 0).then_some(presses)
+    }
+
+    /// The chase with the system's unknowns set to `z` (words; empty for
+    /// none): on a torus the first and last rows' presses, `cols` bits each.
+    fn chase_with(&self, b: &Bits, z: &[u64]) -> (Bits, Bits) {
+        if !self.stencil.wrap {
+            return self.chase(b, z);
+        }
+        let (_, cols) = self.stencil.chase_dims();
+        let words = cols.div_ceil(64);
+        let mut x = vec![0u64; words];
+        let mut y = vec![0u64; words];
+        for k in (0..2 * cols).filter(|&k| z.get(k / 64).is_some_and(|w| w >> (k % 64) & 1 == 1)) {
+            let (v, k) = if k < cols {
+                (&mut x, k)
+            } else {
+                (&mut y, k - cols)
+            };
+            v[k / 64] |= 1 << (k % 64);
+        }
+        self.stencil.chase_torus(b, &x, &y)
     }
 
     /// Whether the move matrix is symmetric (the stencil is symmetric under
