@@ -169,18 +169,23 @@ impl Matrix {
     /// columns `< pivot_cols` (the rest is carried along, as an augmented
     /// part). Returns the pivot column of each of the first `rank` rows.
     ///
-    /// Method of Four Russians: columns are taken in blocks of up to 8; the
-    /// block's pivot rows are found by plain elimination, every combination
-    /// of them goes into a table (one row XOR each), and every
-    /// other row is then cleared on the whole block with a single table
-    /// lookup and one row XOR. Those row updates run on all cores.
+    /// Method of Four Russians: columns are taken in blocks of up to 32; the
+    /// block's pivot rows are found by plain elimination on 64-bit windows
+    /// and reduced against one another, so that each has zeros at the other
+    /// pivots. They are split into groups of 8, and every combination of a
+    /// group's rows goes into that group's table (one row XOR each). Every
+    /// other row is then cleared on the whole block in one pass: its bits at
+    /// the pivots index one entry of each table (a combination of one group's
+    /// rows leaves the other groups' pivot bits alone), and the row takes the
+    /// XOR of those entries. Those row updates run on all cores.
     pub fn rref(&mut self, pivot_cols: usize) -> Vec<usize> {
-        const K: usize = 8;
+        const K: usize = 32;
+        const GROUP: usize = 8;
         let pivot_cols = pivot_cols.min(self.cols);
         let mut pivots = Vec::new();
         let mut r = 0;
         let mut c = 0;
-        let mut table: Vec<u64> = Vec::new();
+        let mut tables: Vec<Vec<u64>> = vec![Vec::new(); K / GROUP];
         while c < pivot_cols && r < self.rows {
             let k = K.min(pivot_cols - c);
             // 1. Plain elimination on this block to find up to k pivot rows r..r+p.
@@ -218,36 +223,58 @@ impl Matrix {
                 c += k;
                 continue;
             }
-            // 2. The table of all 2^p combinations of the pivot rows, from word c/64 on.
+            // 2. One table per group of up to 8 pivot rows: all their combinations,
+            // from word c/64 on.
             let from = c / 64;
             let width = self.stride - from;
-            table.clear();
-            table.resize((1 << p) * width, 0);
-            for g in 1usize..1 << p {
-                // Entry g = entry (g without its lowest bit) ^ the pivot row of that bit.
-                let (bit, base) = (g.trailing_zeros() as usize, g & (g - 1));
-                let (done, rest) = table.split_at_mut(g * width);
-                let dst = &mut rest[..width];
-                dst.copy_from_slice(&done[base * width..(base + 1) * width]);
-                let row = &self.data[(r + bit) * self.stride + from..(r + bit + 1) * self.stride];
-                xor_into(dst, row);
+            let groups = p.div_ceil(GROUP);
+            for (g, table) in tables.iter_mut().enumerate().take(groups) {
+                let first = g * GROUP;
+                let size = GROUP.min(p - first);
+                table.clear();
+                table.resize((1 << size) * width, 0);
+                for e in 1usize..1 << size {
+                    // Entry e = entry (e without its lowest bit) ^ the pivot row of that bit.
+                    let (bit, base) = (e.trailing_zeros() as usize, e & (e - 1));
+                    let (done, rest) = table.split_at_mut(e * width);
+                    let dst = &mut rest[..width];
+                    dst.copy_from_slice(&done[base * width..(base + 1) * width]);
+                    let row = r + first + bit;
+                    xor_into(
+                        dst,
+                        &self.data[row * self.stride + from..(row + 1) * self.stride],
+                    );
+                }
             }
-            // 3. Clear the block's pivot columns from every other row.
+            // 3. Clear the block's pivot columns from every other row, in one pass each.
             let stride = self.stride;
             let offsets: Vec<usize> = block_pivots.iter().map(|&pc| pc - c).collect();
-            let table = &table;
+            let tables = &tables[..groups];
             let clear = |row: &mut [u64]| {
-                let (w, b) = (c / 64, c % 64);
-                let mut win = row[w] >> b;
-                if b + k > 64 && w + 1 < stride {
-                    win |= row[w + 1] << (64 - b);
+                let win = window_of(row, c, k);
+                let mut entries: [&[u64]; K / GROUP] = [&[]; K / GROUP];
+                let mut used = 0;
+                for (g, table) in tables.iter().enumerate() {
+                    let mut index = 0;
+                    for (q, &o) in offsets[g * GROUP..].iter().take(GROUP).enumerate() {
+                        index |= ((win >> o & 1) as usize) << q;
+                    }
+                    if index != 0 {
+                        entries[used] = &table[index * width..(index + 1) * width];
+                        used += 1;
+                    }
                 }
-                let mut index = 0;
-                for (q, &o) in offsets.iter().enumerate() {
-                    index |= ((win >> o & 1) as usize) << q;
-                }
-                if index != 0 {
-                    xor_into(&mut row[from..], &table[index * width..(index + 1) * width]);
+                let dst = &mut row[from..];
+                match &entries[..used] {
+                    [] => {}
+                    [a] => xor_into(dst, a),
+                    [a, b] => xor_into2(dst, a, b),
+                    [a, b, rest @ ..] => {
+                        xor_into2(dst, a, b);
+                        for e in rest {
+                            xor_into(dst, e);
+                        }
+                    }
                 }
             };
             let (above, rest) = self.data.split_at_mut(r * stride);
@@ -262,6 +289,25 @@ impl Matrix {
             c += k;
         }
         pivots
+    }
+}
+
+/// The `k` bits (at most 64) of `row` from column `c` on.
+#[inline]
+fn window_of(row: &[u64], c: usize, k: usize) -> u64 {
+    let (w, b) = (c / 64, c % 64);
+    let mut win = row[w] >> b;
+    if b > 0 && b + k > 64 && w + 1 < row.len() {
+        win |= row[w + 1] << (64 - b);
+    }
+    if k < 64 { win & ((1 << k) - 1) } else { win }
+}
+
+/// `dst ^= a ^ b`, word by word, in one pass.
+#[inline]
+fn xor_into2(dst: &mut [u64], a: &[u64], b: &[u64]) {
+    for ((d, x), y) in dst.iter_mut().zip(a).zip(b) {
+        *d ^= x ^ y;
     }
 }
 
