@@ -14,6 +14,7 @@
 
 pub mod graph;
 pub mod layers;
+mod pegs;
 pub mod symmetry;
 
 use std::collections::BTreeMap;
@@ -167,6 +168,11 @@ pub fn enumerate(
             histogram: BTreeMap::new(),
             symmetries: 1,
         });
+    }
+    if visit.is_none()
+        && let Some(summary) = pegs::count(program, request, limits)?
+    {
+        return Ok(summary);
     }
     let cells = program.cells();
     let fixed: Vec<u64> = request.from.iter().filter_map(Bits::to_u64).collect();

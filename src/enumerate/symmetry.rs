@@ -126,6 +126,28 @@ impl Symmetries {
     }
 }
 
+impl Symmetries {
+    /// How many symmetries map `state` to itself: its orbit has
+    /// `len() / stabilizer(state)` states.
+    #[inline]
+    pub fn stabilizer(&self, state: u64) -> usize {
+        let mut count = 0;
+        for (g, group) in self.packed.iter().enumerate() {
+            let mut images = [0u64; 8];
+            for (byte, table) in group.iter().enumerate() {
+                let row = &table[(state >> (8 * byte) & 0xff) as usize];
+                for k in 0..8 {
+                    images[k] |= row[k];
+                }
+            }
+            // The last group is padded with the identity.
+            let real = (self.perms.len() - 8 * g).min(8);
+            count += images[..real].iter().filter(|&&i| i == state).count();
+        }
+        count
+    }
+}
+
 impl Canon for Symmetries {
     /// The least image: each byte of the state looks up its images under
     /// eight symmetries at once.
