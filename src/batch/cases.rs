@@ -13,7 +13,7 @@ use crate::plan::{Engine, Plan, Preference, Query, plan};
 use crate::program::{Goal, MoveKind, Program};
 use crate::puzzle::{AnswerKind, BatchFormat, Field, GoalRule, Piece, Size, Template, TieBreak};
 use crate::solve::linear::first_fewest_presses;
-use crate::solve::{Linear, Outcome, Solution, check, run, solve_linear};
+use crate::solve::{Linear, Outcome, run, solve_linear};
 use crate::spec::Header;
 use crate::symbols::Sym;
 
@@ -491,17 +491,7 @@ fn first_in_order(
         // No target is reachable: the usual solver gives the proof.
         return solve_linear(program, linear, start, limits);
     };
-    let moves = crate::solve::Moves::Presses(x);
-    let end = program
-        .replay(start, &moves)
-        .map_err(|e| Error::Internal(format!("a gf2 press set does not replay: {e}")))?;
-    let outcome = Outcome::Solved(Solution {
-        moves,
-        end,
-        optimal: true,
-    });
-    check(program, start, &outcome)?;
-    Ok(outcome)
+    crate::solve::pressed(program, start, x, true)
 }
 
 /// Writes one answer, each line ending in `\n`.

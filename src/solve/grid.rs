@@ -341,12 +341,7 @@ impl GridStencil {
     /// when the presses solve `b`.
     fn chase_torus(&self, b: &Bits, x: &[u64], y: &[u64]) -> (Bits, Bits) {
         let (rows, cols) = self.chase_dims();
-        let b = if self.transposed {
-            &transpose(b, self.rows, self.cols)
-        } else {
-            b
-        };
-        let mut state = Padded::from_bits(b, rows, cols);
+        let mut state = self.to_chased(b);
         let mut presses = Padded::new(rows, cols);
         let offsets = self.chase_offsets();
         let mut press_row = |state: &mut Padded, t: usize, press: &[u64]| {
@@ -377,13 +372,28 @@ impl GridStencil {
                 residual.set(k * cols + c, true);
             }
         }
-        let presses = presses.to_bits();
-        let presses = if self.transposed {
-            transpose(&presses, rows, cols)
+        (self.unchased(&presses), residual)
+    }
+
+    /// Board `b` as the chase sees it: transposed when the chase runs along
+    /// columns, each row starting on a word.
+    fn to_chased(&self, b: &Bits) -> Padded {
+        let (rows, cols) = self.chase_dims();
+        if self.transposed {
+            Padded::from_bits(&transpose(b, self.rows, self.cols), rows, cols)
         } else {
-            presses
-        };
-        (presses, residual)
+            Padded::from_bits(b, rows, cols)
+        }
+    }
+
+    /// Pressed cells of the chased board, as cells of the board.
+    fn unchased(&self, presses: &Padded) -> Bits {
+        let bits = presses.to_bits();
+        if self.transposed {
+            transpose(&bits, presses.rows, presses.cols)
+        } else {
+            bits
+        }
     }
 
     /// Whether the method of images applies: in chase order, every offset
@@ -629,12 +639,7 @@ impl GridLinear {
     fn chase(&self, b: &Bits, first: &[u64]) -> (Bits, Bits) {
         let s = &self.stencil;
         let (rows, cols) = s.chase_dims();
-        let b = if s.transposed {
-            &transpose(b, s.rows, s.cols)
-        } else {
-            b
-        };
-        let mut state = Padded::from_bits(b, rows, cols);
+        let mut state = s.to_chased(b);
         let mut presses = Padded::new(rows, cols);
         let offsets = s.chase_offsets();
         for t in 0..rows {
@@ -657,14 +662,7 @@ impl GridLinear {
             }
         }
         let last = state.row(s.row_of(rows - 1));
-        let presses = presses.to_bits();
-        // The chased board is rows x cols; the board is its transpose.
-        let presses = if s.transposed {
-            transpose(&presses, rows, cols)
-        } else {
-            presses
-        };
-        (presses, Bits::from_words(cols, last))
+        (s.unchased(&presses), Bits::from_words(cols, last))
     }
 }
 

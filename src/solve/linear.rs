@@ -235,18 +235,25 @@ pub fn fewest_presses(x: &Bits, null: &[Bits], nullity: usize, max_work: u64) ->
         }
         return (best, false);
     }
+    (walk(x, null, |_, _| false), true)
+}
+
+/// The fewest-presses member of the coset `x + span(null)`, walked in
+/// Gray-code order (one XOR per member); `tie(a, b)` says whether `a` beats
+/// `b` among equally few presses.
+fn walk(x: &Bits, null: &[Bits], tie: impl Fn(&Bits, &Bits) -> bool) -> Bits {
     let mut current = x.clone();
     let mut best = x.clone();
     let mut best_weight = x.count_ones();
-    for i in 1u64..1u64 << d {
+    for i in 1u64..1u64 << null.len() {
         current.xor_assign(&null[i.trailing_zeros() as usize]);
         let w = current.count_ones();
-        if w < best_weight {
+        if w < best_weight || (w == best_weight && tie(&current, &best)) {
             best_weight = w;
-            best = current.clone();
+            best.clone_from(&current);
         }
     }
-    (best, true)
+    best
 }
 
 /// Whether `a` comes before `b` read as press lists from the first move: at
@@ -290,18 +297,7 @@ pub fn first_fewest_presses(
         work,
         "the walk doubles with each vector of the null space",
     )?;
-    let mut current = x.clone();
-    let mut best = x.clone();
-    let mut best_weight = x.count_ones();
-    for i in 1u64..1u64 << d {
-        current.xor_assign(&null[i.trailing_zeros() as usize]);
-        let w = current.count_ones();
-        if w < best_weight || (w == best_weight && lex_less(&current, &best)) {
-            best_weight = w;
-            best.clone_from(&current);
-        }
-    }
-    Ok(best)
+    Ok(walk(x, null, lex_less))
 }
 
 fn bits_from_words(len: usize, words: &[u64]) -> Bits {

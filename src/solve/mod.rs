@@ -200,21 +200,31 @@ pub fn solve_linear(
             Err(None) => proved = false,
         }
     }
-    let outcome = match best {
-        Some((x, _)) => {
-            let moves = Moves::Presses(x);
-            let end = program
-                .replay(start, &moves)
-                .map_err(|e| Error::Internal(format!("a gf2 press set does not replay: {e}")))?;
-            Outcome::Solved(Solution {
-                moves,
-                end,
-                optimal: all_optimal,
-            })
+    match best {
+        Some((x, _)) => pressed(program, start, x, all_optimal),
+        None => {
+            let outcome = Outcome::Unsolvable(if proved {
+                Proof::Parity(certificates)
+            } else {
+                Proof::Rank
+            });
+            check(program, start, &outcome)?;
+            Ok(outcome)
         }
-        None if proved => Outcome::Unsolvable(Proof::Parity(certificates)),
-        None => Outcome::Unsolvable(Proof::Rank),
-    };
+    }
+}
+
+/// The solution that presses the moves of `x` from `start`, checked.
+pub(crate) fn pressed(program: &Program, start: &Bits, x: Bits, optimal: bool) -> Result<Outcome> {
+    let moves = Moves::Presses(x);
+    let end = program
+        .replay(start, &moves)
+        .map_err(|e| Error::Internal(format!("a gf2 press set does not replay: {e}")))?;
+    let outcome = Outcome::Solved(Solution {
+        moves,
+        end,
+        optimal,
+    });
     check(program, start, &outcome)?;
     Ok(outcome)
 }

@@ -3,20 +3,7 @@
 use crate::common::{data, pegflip};
 
 fn check_sample(puzzle: &str, sample: &str) -> String {
-    let input = data(&format!("{sample}.in"));
-    let out = pegflip(&["batch", &format!("puzzles/{puzzle}.toml")], &input);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&data(&format!("{sample}.out"))),
-        "{sample}"
-    );
-    String::from_utf8(out.stderr).unwrap()
+    crate::common::check_sample(&format!("puzzles/{puzzle}.toml"), sample)
 }
 
 #[test]

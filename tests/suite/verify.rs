@@ -188,18 +188,13 @@ fn streamed_answers_verify() {
     assert!(moves.len() * 300_000 > 200_000);
     assert_eq!(moves[0]["kind"], "toggle");
     assert!(moves[0]["text"].as_str().unwrap().starts_with("press ["));
-    let out = pegflip(
-        &[
-            "verify",
-            "lights-out",
-            "-",
-            "--set",
-            "board.rows=600",
-            "--set",
-            "board.cols=500",
-        ],
-        answer.to_string().as_bytes(),
-    );
+    let verify_sized = |answer: &serde_json::Value| {
+        let args = ["verify", "lights-out", "-"];
+        let mut args: Vec<&str> = args.to_vec();
+        args.extend(size);
+        pegflip(&args, answer.to_string().as_bytes())
+    };
+    let out = verify_sized(&answer);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -209,17 +204,5 @@ fn streamed_answers_verify() {
     // A tampered move is caught.
     let mut bad = answer.clone();
     bad["moves"][0]["cells"][0][0] = serde_json::json!(599);
-    let out = pegflip(
-        &[
-            "verify",
-            "lights-out",
-            "-",
-            "--set",
-            "board.rows=600",
-            "--set",
-            "board.cols=500",
-        ],
-        bad.to_string().as_bytes(),
-    );
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(verify_sized(&bad).status.code(), Some(1));
 }

@@ -56,3 +56,22 @@ pub fn assert_exit(out: &Output, code: i32) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Runs `pegflip batch PUZZLE < SAMPLE.in` and checks its output against
+/// `SAMPLE.out` byte for byte (both in tests/data); returns its stderr.
+pub fn check_sample(puzzle: &str, sample: &str) -> String {
+    let input = data(&format!("{sample}.in"));
+    let out = pegflip(&["batch", puzzle], &input);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&data(&format!("{sample}.out"))),
+        "{sample}"
+    );
+    String::from_utf8(out.stderr).unwrap()
+}
