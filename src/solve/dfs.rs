@@ -41,12 +41,15 @@ const MAX_NEAR_STATES: usize = 1 << 16;
 
 /// Layer `i` holds the states from which `i` moves reach one of `targets`
 /// (each with the targets' piece count plus `i`). Grows layers while they
-/// fit in [`MAX_NEAR_STATES`] and stay above `start_pieces`.
+/// fit in [`MAX_NEAR_STATES`], up to half the way to `start_pieces`: the
+/// search forwards meets them there, so a board of a few pieces pays for a
+/// few layers, not for the whole budget.
 fn near_targets(masks: &Masks, targets: &[u64], start_pieces: u32) -> Vec<FxHashSet<u64>> {
     let mut layers: Vec<FxHashSet<u64>> = vec![targets.iter().copied().collect()];
     let goal_pieces = targets.first().map_or(0, |t| t.count_ones());
+    let half_way = start_pieces.saturating_sub(goal_pieces).div_ceil(2);
     let mut total = layers[0].len();
-    while goal_pieces + (layers.len() as u32) <= start_pieces {
+    while (layers.len() as u32) <= half_way {
         let mut next: FxHashSet<u64> = FxHashSet::default();
         for &s in layers.last().expect("layer 0 exists") {
             for m in 0..masks.len() {
