@@ -1,4 +1,4 @@
-//! Judge-format batch input to judge-format output: many boards, one answer line each.
+//! Judge-format batch input to judge-format output: many cases, one answer each, in the puzzle's `[batch]` format.
 
 mod cases;
 
@@ -16,21 +16,25 @@ use crate::spec::Header;
 /// The output of a batch run.
 #[derive(Debug)]
 pub struct BatchOutput {
-    /// Exactly what the judge expects: one answer per line, each ending in `\n`.
+    /// Exactly what the judge expects, each line ending in `\n`.
     pub text: Vec<u8>,
     /// What was accepted but dropped on the way, in input order.
     pub warnings: Vec<Diagnostic>,
-    /// How the boards were answered.
+    /// How the boards were answered (with a size or shape per case: how the
+    /// first case was; each size and shape is planned on its own).
     pub plan: crate::plan::Plan,
 }
 
-/// Reads the boards of `input` in the puzzle's batch format and answers each:
+/// Reads the cases of `input` in the puzzle's batch format
+/// ([`BatchFormat`](crate::puzzle::BatchFormat)) and answers each: by default
 /// the fewest moves (or the puzzle's `impossible` word), or for the
-/// fewest-pieces objective the fewest pieces that can remain.
+/// fewest-pieces objective the fewest pieces that can remain; or a press
+/// matrix, or a move list, as the format says.
 ///
 /// The [planner](mod@crate::plan) picks the engine once for all the boards: an
 /// [`AnswerTable`] when it pays for itself, elimination (done once) for a
-/// linear puzzle, otherwise a search per board. `prefer` is `--solver`.
+/// linear puzzle, otherwise a search per board. Cases of their own size or
+/// shape are planned per variant. `prefer` is `--solver`.
 ///
 /// ```
 /// let puzzle = pegflip::Puzzle::from_file("puzzles/pebble12.toml").unwrap();

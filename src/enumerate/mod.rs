@@ -10,7 +10,10 @@
 //! - [`Engine::AnswerTable`]: for fewest-pieces puzzles every state has an answer.
 //!
 //! With symmetry, states are counted and listed up to the puzzle's symmetries
-//! ([`symmetry::Symmetries`]): one representative per orbit.
+//! ([`symmetry::Symmetries`]): one representative per orbit. Peg boards
+//! with symmetry are counted, with or without `--symmetry`, through the
+//! layered search up to symmetry, weighted by orbit sizes, and their winning
+//! lines through the complement duality of jumps (`pegs.rs`).
 
 pub mod graph;
 pub mod layers;

@@ -4,16 +4,20 @@ use std::io::Write;
 
 use clap::Parser;
 
-/// Answer every board of a judge-format input, one line each.
+/// Answer every case of a judge-format input, in the judge's output format.
 #[derive(Parser)]
 #[command(after_help = "\
 Example:
   pegflip batch puzzles/flip4x4.toml < tests/data/flip4x4-seed004.in
 
-The input format is the puzzle's [batch] section: boards one after another
-(header = \"none\") or a count first (header = \"count\"). Any whitespace
-separates rows. Surplus empty cells past the end of a row are dropped with a
-warning on stderr; a surplus piece is an error.")]
+The input format is the puzzle's [batch] section: cases one after another
+(header = \"none\") or a count first (header = \"count\"), each with its own
+size, shape and goal cell when the format says so; rows or cells separated by
+any whitespace. The answers are counts, press matrices or move lists
+(`pegflip help format`, section [batch]). In the seeds' format (a row a
+word, a count a line) surplus empty cells past the end of a row are dropped
+with a warning on stderr; a surplus piece, or any surplus cell in the other
+formats, is an error.")]
 pub struct Args {
     #[command(flatten)]
     puzzle: crate::common::PuzzleArgs,
