@@ -6,27 +6,41 @@ mod boards;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
+/// Times the library's `batch` on `count` generated cases of `name`.
+fn bench(
+    group: &mut criterion::BenchmarkGroup<criterion::measurement::WallTime>,
+    name: &str,
+    count: usize,
+) {
+    let path = format!("{}/puzzles/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+    let puzzle = pegflip::Puzzle::from_file(&path).unwrap();
+    let program = puzzle.compile().unwrap();
+    let input = boards::judge_input(name, count, 1753);
+    let label = if count == 1_000_000 {
+        format!("{name}_1m")
+    } else {
+        format!("{name}_{count}")
+    };
+    group.bench_function(label, |b| {
+        b.iter(|| {
+            let out = pegflip::batch(
+                &program,
+                black_box(&input),
+                "bench",
+                &Default::default(),
+                pegflip::Preference::Auto,
+            )
+            .unwrap();
+            black_box(out.text.len())
+        })
+    });
+}
+
 fn batch_million(c: &mut Criterion) {
     let mut group = c.benchmark_group("batch");
     group.sample_size(20);
     for name in ["flip4x4", "pebble12"] {
-        let path = format!("{}/puzzles/{name}.toml", env!("CARGO_MANIFEST_DIR"));
-        let puzzle = pegflip::Puzzle::from_file(&path).unwrap();
-        let program = puzzle.compile().unwrap();
-        let input = boards::judge_input(name, 1_000_000, 1753);
-        group.bench_function(format!("{name}_1m"), |b| {
-            b.iter(|| {
-                let out = pegflip::batch(
-                    &program,
-                    black_box(&input),
-                    "bench",
-                    &Default::default(),
-                    pegflip::Preference::Auto,
-                )
-                .unwrap();
-                black_box(out.text.len())
-            })
-        });
+        bench(&mut group, name, 1_000_000);
     }
     group.finish();
 }
@@ -41,23 +55,7 @@ fn judges(c: &mut Criterion) {
         ("painter", 1_000),
         ("peg-game", 1_000),
     ] {
-        let path = format!("{}/puzzles/{name}.toml", env!("CARGO_MANIFEST_DIR"));
-        let puzzle = pegflip::Puzzle::from_file(&path).unwrap();
-        let program = puzzle.compile().unwrap();
-        let input = boards::judge_input(name, count, 1753);
-        group.bench_function(format!("{name}_{count}"), |b| {
-            b.iter(|| {
-                let out = pegflip::batch(
-                    &program,
-                    black_box(&input),
-                    "bench",
-                    &Default::default(),
-                    pegflip::Preference::Auto,
-                )
-                .unwrap();
-                black_box(out.text.len())
-            })
-        });
+        bench(&mut group, name, count);
     }
     group.finish();
 }

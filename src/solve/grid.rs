@@ -98,30 +98,11 @@ impl GridStencil {
         if wrapped.len() != offsets.len() {
             return None;
         }
-        let swapped: Vec<(isize, isize)> = offsets.iter().map(|&(dr, dc)| (dc, dr)).collect();
-        let fits = |offsets: &[(isize, isize)], cols: usize, sign: isize| {
+        // The system has two unknowns per chased column.
+        GridStencil::oriented(rows, cols, offsets, true, |offsets, _, cols, sign| {
             offsets.iter().all(|&(dr, dc)| {
                 dr.abs() <= 1 && dc.unsigned_abs() < cols && (sign * dr != -1 || dc == 0)
             }) && offsets.contains(&(-sign, 0))
-        };
-        let mut ways = vec![(false, false), (false, true), (true, false), (true, true)];
-        // The system has two unknowns per chased column.
-        ways.sort_by_key(|&(t, _)| if t { rows } else { cols });
-        let (transposed, upward) = ways.into_iter().find(|&(t, up)| {
-            let sign = if up { -1 } else { 1 };
-            if t {
-                fits(&swapped, rows, sign)
-            } else {
-                fits(&offsets, cols, sign)
-            }
-        })?;
-        Some(GridStencil {
-            rows,
-            cols,
-            offsets,
-            transposed,
-            upward,
-            wrap: true,
         })
     }
 
@@ -131,22 +112,35 @@ impl GridStencil {
             .into_iter()
             .filter(|&(dr, dc)| dr.unsigned_abs() < rows && dc.unsigned_abs() < cols)
             .collect();
-        let fits = |rows: usize, offsets: &[(isize, isize)], sign: isize| {
+        GridStencil::oriented(rows, cols, offsets, false, |offsets, rows, _, sign| {
             offsets
                 .iter()
                 .all(|&(dr, dc)| sign * dr >= -1 && (sign * dr != -1 || dc == 0))
                 && (rows == 1 || offsets.contains(&(-sign, 0)))
-        };
+        })
+    }
+
+    /// The stencil chased in the first of the four ways (along rows or, on
+    /// the transposed board, along columns; down or up) that `fits` accepts,
+    /// trying first the ways that leave the smaller system: one unknown per
+    /// chased column. `fits(offsets, rows, cols, sign)` sees the offsets and
+    /// the board as the chase would, with `sign` -1 when it runs upward.
+    fn oriented(
+        rows: usize,
+        cols: usize,
+        offsets: Vec<(isize, isize)>,
+        wrap: bool,
+        fits: impl Fn(&[(isize, isize)], usize, usize, isize) -> bool,
+    ) -> Option<GridStencil> {
         let swapped: Vec<(isize, isize)> = offsets.iter().map(|&(dr, dc)| (dc, dr)).collect();
-        // (transposed, upward): the chase leaves a system as wide as the chased rows.
         let mut ways = vec![(false, false), (false, true), (true, false), (true, true)];
         ways.sort_by_key(|&(t, _)| if t { rows } else { cols });
         let (transposed, upward) = ways.into_iter().find(|&(t, up)| {
             let sign = if up { -1 } else { 1 };
             if t {
-                fits(cols, &swapped, sign)
+                fits(&swapped, cols, rows, sign)
             } else {
-                fits(rows, &offsets, sign)
+                fits(&offsets, rows, cols, sign)
             }
         })?;
         Some(GridStencil {
@@ -155,7 +149,7 @@ impl GridStencil {
             offsets,
             transposed,
             upward,
-            wrap: false,
+            wrap,
         })
     }
 
