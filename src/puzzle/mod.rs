@@ -117,6 +117,29 @@ impl Src<'_> {
     }
 }
 
+/// serde's words for a number out of a count's range, said plainly; other
+/// messages as they are.
+fn plain(message: &str) -> String {
+    for (prefix, what) in [
+        (
+            "invalid value: integer `",
+            "is not a count: expected a whole number from 0",
+        ),
+        (
+            "invalid type: integer `",
+            "is past the largest count, 2^64 - 1",
+        ),
+    ] {
+        if let Some(rest) = message.strip_prefix(prefix)
+            && message.ends_with("expected usize")
+            && let Some((number, _)) = rest.split_once('`')
+        {
+            return format!("{number} {what}");
+        }
+    }
+    message.to_string()
+}
+
 impl Puzzle {
     /// Parses and validates puzzle text; `file` names it in error messages.
     ///
@@ -137,7 +160,7 @@ impl Puzzle {
     pub fn parse(text: &str, file: &str) -> Result<Puzzle> {
         let spec: Spec = toml::from_str(text).map_err(|e| {
             let at = e.span().map_or(0, |s| s.start);
-            Error::input(file, text, at, e.message().trim_end().to_string())
+            Error::input(file, text, at, plain(e.message().trim_end()))
         })?;
         let mut src = Src {
             file,
