@@ -424,7 +424,12 @@ fn expand(
             base + (parts.len() + out.len()) as u64 * 16,
             max_memory,
         )?;
-        parts.extend_from_slice(&out);
+        if parts.is_empty() {
+            // The first (often the only) chunk: no copy.
+            parts = out;
+        } else {
+            parts.extend_from_slice(&out);
+        }
     }
     if layer.len() > chunk_len {
         sort_dedup(&mut parts);
