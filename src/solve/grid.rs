@@ -221,6 +221,15 @@ impl GridStencil {
             .collect()
     }
 
+    /// How many rows ahead of the pressed row, in chase order, a press reaches.
+    fn reach(&self) -> usize {
+        self.chase_offsets()
+            .iter()
+            .map(|o| o.0.max(0) as usize)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The chased board's row of chase row `t`.
     fn row_of(&self, t: usize) -> usize {
         let (rows, _) = self.chase_dims();
@@ -419,11 +428,7 @@ impl GridStencil {
         }
         let (rows, cols) = self.chase_dims();
         let offsets = self.chase_offsets();
-        let reach = offsets
-            .iter()
-            .map(|o| o.0.max(0) as usize)
-            .max()
-            .unwrap_or(0);
+        let reach = self.reach();
         let w = 2 * (cols + 1);
         let words = w.div_ceil(64);
         let ring = reach + 2;
@@ -500,11 +505,7 @@ impl GridStencil {
     fn symbolic(&self, w0: usize, wb: usize) -> Vec<u64> {
         let (rows, cols) = self.chase_dims();
         let offsets = self.chase_offsets();
-        let reach = offsets
-            .iter()
-            .map(|o| o.0.max(0) as usize)
-            .max()
-            .unwrap_or(0);
+        let reach = self.reach();
         let spread = offsets
             .iter()
             .map(|o| o.1.unsigned_abs())
