@@ -93,6 +93,9 @@ pub enum Engine {
     LinearSpan,
     /// Layered breadth-first enumeration.
     Layered,
+    /// Peg positions counted layer by layer up to symmetry on a grid word,
+    /// weighted by orbit size; winning lines by the complement duality.
+    PegOrbits,
 }
 
 impl Engine {
@@ -106,6 +109,7 @@ impl Engine {
             Engine::Bfs => "bfs",
             Engine::LinearSpan => "span",
             Engine::Layered => "layered",
+            Engine::PegOrbits => "peg orbits",
         }
     }
 
@@ -134,6 +138,10 @@ impl Engine {
             }
             Engine::Layered => {
                 "layered breadth-first enumeration, successors generated and sorted in parallel"
+            }
+            Engine::PegOrbits => {
+                "layers of peg positions up to symmetry: jumps found bit-parallel on a grid word, \
+                 positions counted by orbit size, winning lines by the complement duality"
             }
         }
     }
@@ -376,6 +384,17 @@ fn states_plan(program: &Program, q: &StatesQuery, limits: &Limits) -> Result<Pl
             engine: Engine::AnswerTable,
             memory: table_bytes(cells) + listed_bytes(program),
             work: (1u128 << cells) * program.moves().len() as u128,
+            budget: limits.max_memory,
+        });
+    }
+    if q.from && q.output != Output::List && crate::enumerate::pegs::applies(program) {
+        // The layers are not known before the run, which stops with the limit error when
+        // what it holds would pass the budget; up front, one round of buffered successors.
+        let moves = program.moves().len() as u128;
+        return Ok(Plan {
+            engine: Engine::PegOrbits,
+            memory: crate::enumerate::bitboard::round_bytes(moves),
+            work: (1u128 << cells) * moves,
             budget: limits.max_memory,
         });
     }

@@ -15,9 +15,10 @@
 //! layered search up to symmetry, weighted by orbit sizes, and their winning
 //! lines through the complement duality of jumps (`pegs.rs`).
 
+pub mod bitboard;
 pub mod graph;
 pub mod layers;
-mod pegs;
+pub(crate) mod pegs;
 pub mod symmetry;
 
 use std::collections::BTreeMap;
@@ -172,10 +173,9 @@ pub fn enumerate(
             symmetries: 1,
         });
     }
-    if visit.is_none()
-        && let Some(summary) = pegs::count(program, request, limits)?
-    {
-        return Ok(summary);
+    // A visitor wants the states themselves, which only the layered search yields.
+    if plan.engine == Engine::PegOrbits && visit.is_none() {
+        return pegs::count(program, request, limits);
     }
     let cells = program.cells();
     let fixed: Vec<u64> = request.from.iter().filter_map(Bits::to_u64).collect();

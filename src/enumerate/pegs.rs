@@ -14,29 +14,39 @@
 
 use rayon::prelude::*;
 
-use super::layers::{self, Canon, Direction};
+use super::bitboard::{Engine, Layer};
 use super::symmetry::Symmetries;
 use super::{Request, Summary};
+use crate::bits::Bits;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
-use crate::plan::Output;
 use crate::program::{Goal, MoveKind, Program};
 
-/// The count or histogram of `request` by orbits and duality, or `None` when
-/// they do not apply: a listing, a goal that is not a set of targets with one
-/// piece count, moves that are not all jumps, or a board without symmetry.
-pub(super) fn count(
-    program: &Program,
-    request: &Request,
-    limits: &Limits,
-) -> Result<Option<Summary>> {
-    let cells = program.cells();
-    let (Goal::Targets(targets), Some(from)) = (program.goal(), &request.from) else {
-        return Ok(None);
+/// Whether [`count`] answers counts and histograms from a start on
+/// `program`: every move a jump, a goal of targets with one piece count, and
+/// a board whose jumps fit the grid-word engine.
+pub fn applies(program: &Program) -> bool {
+    let Goal::Targets(targets) = program.goal() else {
+        return false;
     };
-    if request.output == Output::List || cells > 64 || !all_jumps(program) {
-        return Ok(None);
-    }
+    let pegs = targets.first().map(Bits::count_ones);
+    pegs.is_some()
+        && targets.iter().all(|t| Some(t.count_ones()) == pegs)
+        && all_jumps(program)
+        && Engine::new(program, &[(0..program.cells()).collect()]).is_some()
+}
+
+/// The count or histogram of `request` (from a start, not a listing) by
+/// orbits and duality, on a program that [`applies`]. The symmetries are
+/// those that fix the start; a start that none fixes is counted with the
+/// identity alone.
+pub(super) fn count(program: &Program, request: &Request, limits: &Limits) -> Result<Summary> {
+    let cells = program.cells();
+    let not_planned =
+        || Error::Internal("peg orbits planned for a program they do not serve".into());
+    let (Goal::Targets(targets), Some(from)) = (program.goal(), &request.from) else {
+        return Err(not_planned());
+    };
     let (Some(start), Some(targets)) = (
         from.to_u64(),
         targets
@@ -44,60 +54,59 @@ pub(super) fn count(
             .map(|t| t.to_u64())
             .collect::<Option<Vec<u64>>>(),
     ) else {
-        return Ok(None);
+        return Err(not_planned());
     };
-    let target_pegs = match targets.first() {
-        Some(t) if targets.iter().all(|u| u.count_ones() == t.count_ones()) => t.count_ones(),
-        _ => return Ok(None),
+    let target_pegs = targets.first().ok_or_else(not_planned)?.count_ones();
+    let identity = || vec![(0..cells).collect::<Vec<usize>>()];
+    // Without --symmetry the group only shares out the work: past its limit, do without.
+    let perms = match Symmetries::of(program, &[start], limits) {
+        Ok(group) => group.perms().to_vec(),
+        Err(e) if request.symmetry => return Err(e),
+        Err(_) => identity(),
     };
-    let Ok(group) = Symmetries::of(program, &[start], limits) else {
-        return Ok(None);
-    };
-    if group.is_empty() {
-        return Ok(None);
-    }
-    let order = group.len() as u128;
+    let engine = Engine::new(program, &perms).ok_or_else(not_planned)?;
+    let order = engine.order() as u128;
     // A canonical position stands for its orbit, unless orbits are what is counted.
     let weight = |s: u64| -> u128 {
         if request.symmetry {
             1
         } else {
-            order / group.stabilizer(s) as u128
+            order / engine.stabilizer(s) as u128
         }
     };
     let mut summary = Summary {
-        symmetries: if request.symmetry { group.len() } else { 1 },
+        symmetries: if request.symmetry { engine.order() } else { 1 },
         ..Summary::default()
     };
     let max_memory = limits.max_memory;
-    let source = group.canon(start);
+    let source = engine.canon(engine.to_grid(start));
     if request.reachable {
-        layers::run(
-            program,
-            Direction::Forward,
-            vec![source],
-            &group,
+        engine.run(
+            &[source],
             max_memory,
+            || 0,
             |depth, layer| {
-                let n: u128 = layer.par_iter().map(|&s| weight(s)).sum();
+                let n: u128 = layer.states().par_iter().map(|&s| weight(s)).sum();
                 summary.count.add(n);
                 *summary.histogram.entry(depth as u32).or_default() += n;
                 true
             },
         )?;
-        return Ok(Some(summary));
+        return Ok(summary);
     }
-    let forward = collect(program, vec![source], &group, max_memory, 0)?;
-    let mask = if cells == 64 { !0 } else { (1u64 << cells) - 1 };
-    let mut sources: Vec<u64> = targets.iter().map(|&t| group.canon(!t & mask)).collect();
+    let forward = collect(&engine, &[source], max_memory, 0)?;
+    let mut sources: Vec<u64> = targets
+        .iter()
+        .map(|&t| engine.canon(engine.complement(engine.to_grid(t))))
+        .collect();
     sources.sort_unstable();
     sources.dedup();
-    let held = forward.iter().map(|l| l.len() as u64 * 8).sum();
+    let held = forward.iter().map(Layer::bytes).sum();
     let dual_storage;
-    let dual: &[Vec<u64>] = if sources == [source] {
+    let dual: &[Layer] = if sources == [source] {
         &forward
     } else {
-        dual_storage = collect(program, sources, &group, max_memory, held)?;
+        dual_storage = collect(&engine, &sources, max_memory, held)?;
         &dual_storage
     };
     let start_pegs = start.count_ones();
@@ -111,17 +120,22 @@ pub(super) fn count(
         let Some(dual_layer) = dual.get(distance as usize) else {
             continue;
         };
-        let n: u128 = layer
-            .par_iter()
-            .filter(|&&s| dual_layer.binary_search(&group.canon(!s & mask)).is_ok())
-            .map(|&s| weight(s))
-            .sum();
+        // The complements' orbits, one per position's orbit, and of the same
+        // size: a symmetry fixes a position exactly when it fixes its complement.
+        let complements = Layer::from_keys(
+            layer
+                .states()
+                .par_iter()
+                .map(|&s| engine.canon(engine.complement(s)))
+                .collect(),
+        );
+        let n = complements.common_sum(dual_layer, weight);
         if n > 0 {
             summary.count.add(n);
             *summary.histogram.entry(distance).or_default() += n;
         }
     }
-    Ok(Some(summary))
+    Ok(summary)
 }
 
 /// Whether every move is a jump: two pegs and a hole before, flipped.
@@ -137,31 +151,24 @@ fn all_jumps(program: &Program) -> bool {
     })
 }
 
-/// Every layer of the forward enumeration from `sources` (canonical), kept:
-/// refused past `max_memory`, counting the `held` bytes already kept.
-fn collect(
-    program: &Program,
-    sources: Vec<u64>,
-    canon: &dyn Canon,
-    max_memory: u64,
-    held: u64,
-) -> Result<Vec<Vec<u64>>> {
-    let mut layers_kept: Vec<Vec<u64>> = Vec::new();
-    let mut bytes = held;
+/// Every layer of the forward enumeration from `sources` (canonical grid
+/// words), kept: refused past `max_memory`, counting the `held` bytes
+/// already kept.
+fn collect(engine: &Engine, sources: &[u64], max_memory: u64, held: u64) -> Result<Vec<Layer>> {
+    let mut kept: Vec<Layer> = Vec::new();
+    let bytes = std::cell::Cell::new(held);
     let mut refused = None;
-    layers::run(
-        program,
-        Direction::Forward,
+    engine.run(
         sources,
-        canon,
-        max_memory.saturating_sub(held),
+        max_memory,
+        || bytes.get(),
         |_, layer| {
-            bytes += layer.len() as u64 * 8;
-            if bytes > max_memory {
-                refused = Some(bytes);
+            bytes.set(bytes.get() + layer.bytes());
+            if bytes.get() > max_memory {
+                refused = Some(bytes.get());
                 return false;
             }
-            layers_kept.push(layer.to_vec());
+            kept.push(layer.clone());
             true
         },
     )?;
@@ -174,5 +181,5 @@ fn collect(
             hint: "raise --max-memory if the machine has room".into(),
         });
     }
-    Ok(layers_kept)
+    Ok(kept)
 }

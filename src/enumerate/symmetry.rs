@@ -109,6 +109,11 @@ impl Symmetries {
         self.perms.len()
     }
 
+    /// The symmetries, as cell permutations (`perm[cell]` is its image).
+    pub fn perms(&self) -> &[Vec<usize>] {
+        &self.perms
+    }
+
     /// Whether only the identity is left.
     pub fn is_empty(&self) -> bool {
         self.perms.len() <= 1

@@ -364,15 +364,20 @@ fn peg_counts_by_orbits_and_duality_agree_with_the_plain_search() {
     use pegflip::plan::Output;
     let cross = "name = \"cross\"\n[board]\nshape = [\"..o..\", \".ooo.\", \"ooooo\", \".ooo.\", \"..o..\"]\n\
                  names = \"chess\"\n[[moves]]\njump = \"orthogonal\"\n[goal]\none-piece = \"c3\"\n";
+    let row = "name = \"row\"\n[board]\nrows = 1\ncols = 14\n[symbols]\non = \"o\"\noff = \"-\"\n\
+               [[moves]]\njump = \"orthogonal\"\n[goal]\none-piece = \"anywhere\"\n";
     let square = "name = \"square\"\n[board]\nrows = 4\ncols = 4\nnames = \"chess\"\n[[moves]]\n\
                   jump = \"all\"\n[goal]\none-piece = \"anywhere\"\n";
-    // Each start is fixed by some symmetry, so the orbit counts are what runs.
-    let cases: [(&str, &str, &str); 5] = [
+    // Most starts are fixed by some symmetry, so that orbits share out the work;
+    // the last two are fixed by none, and run with the identity alone.
+    let cases: [(&str, &str, &str); 7] = [
         ("triangle15", "", "full but 1"),
         ("triangle15", "", "full but 5"),
-        ("pebble12", "", "ooooo--ooooo"),
+        ("row", row, "oooooo--oooooo"),
         ("cross", cross, "full but c3"),
         ("square", square, "full but a1, d4"),
+        ("triangle15", "", "full but 2"),
+        ("cross", cross, "full but c2, b3"),
     ];
     let mut checked = 0;
     for (name, text, board) in cases {
@@ -394,6 +399,14 @@ fn peg_counts_by_orbits_and_duality_agree_with_the_plain_search() {
                         output,
                         distances: false,
                     };
+                    let plan = pegflip::plan::plan(
+                        &program,
+                        &request.query(),
+                        pegflip::plan::Preference::Auto,
+                        &limits,
+                    )
+                    .unwrap();
+                    assert_eq!(plan.engine, pegflip::plan::Engine::PegOrbits, "{name}");
                     let fast = enumerate(&program, &request, &limits, None).unwrap();
                     let mut visit = |_: &pegflip::Bits, _: Option<u32>| true;
                     let plain = enumerate(&program, &request, &limits, Some(&mut visit)).unwrap();
@@ -408,5 +421,5 @@ fn peg_counts_by_orbits_and_duality_agree_with_the_plain_search() {
             }
         }
     }
-    assert_eq!(checked, 40);
+    assert_eq!(checked, 56);
 }
