@@ -1,19 +1,21 @@
 //! Listing and counting states at scale: every solvable state, or every state reachable from a start.
 //!
-//! The [planner](mod@crate::plan) picks one of three engines:
+//! The [planner](mod@crate::plan) picks one of four engines:
 //! - [`Engine::LinearSpan`]: a linear puzzle's solvable states are the cosets
 //!   `target + span(moves)`, `2^rank` states each: counted exactly at any
 //!   size, and listed by a Gray-code walk over a basis of the span (one XOR
 //!   per state, streamed, so `| head` works on 2^1000 states);
+//! - [`Engine::PegOrbits`]: counts and histograms from a start on a peg
+//!   board (every move a jump, a goal of one piece count) whose jumps fit a
+//!   grid word ([`bitboard`]): layers up to the symmetries that fix the
+//!   start, each position weighted by its orbit's size, and the winning lines
+//!   by the complement duality of jumps (`pegs.rs`);
 //! - [`Engine::Layered`]: layered breadth-first search ([`layers`]) backwards
 //!   from the targets, or forwards from a start, generating and sorting on rayon's threads;
 //! - [`Engine::AnswerTable`]: for fewest-pieces puzzles every state has an answer.
 //!
-//! With symmetry, states are counted and listed up to the puzzle's symmetries
-//! ([`symmetry::Symmetries`]): one representative per orbit. Peg boards
-//! with symmetry are counted, with or without `--symmetry`, through the
-//! layered search up to symmetry, weighted by orbit sizes, and their winning
-//! lines through the complement duality of jumps (`pegs.rs`).
+//! With `--symmetry`, states are counted and listed up to the puzzle's
+//! symmetries ([`symmetry::Symmetries`]): one representative per orbit.
 
 pub mod bitboard;
 pub mod graph;

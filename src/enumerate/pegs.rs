@@ -11,6 +11,10 @@
 //! - Enumerating up to symmetry and weighting each canonical position by its
 //!   orbit size (the group's order over its stabilizer's) counts every
 //!   position, while holding one in eight.
+//!
+//! The layers come from the grid-word engine ([`super::bitboard`]); a layer
+//! of winning lines is the intersection, partition by partition, of a
+//! forward layer's complements with the matching dual layer.
 
 use rayon::prelude::*;
 
