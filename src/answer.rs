@@ -23,6 +23,10 @@ pub struct Answer {
     pub start: String,
     /// Whether the goal can be reached.
     pub solvable: bool,
+    /// How moves are counted: `moves` when each move is a chain of jumps by
+    /// one piece (then each move lists its `jumps`); absent for one move a step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metric: Option<String>,
     /// The number of moves (solvable only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub length: Option<usize>,
@@ -41,6 +45,10 @@ pub struct Answer {
     /// How impossibility was shown: `search`, `parity` or `rank` (not solvable only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proof: Option<String>,
+    /// With the moves metric: the positions per level searched both ways, up
+    /// to symmetry, which prove `length` the fewest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub levels: Option<LevelSizes>,
     /// One parity certificate per target (`proof` is `parity`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub certificate: Option<Vec<CertificateCells>>,
@@ -49,16 +57,31 @@ pub struct Answer {
 /// One move of an answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Step {
-    /// `toggle` or `jump`.
+    /// `toggle`, `jump`, or `chain` (a move of the moves metric).
     pub kind: String,
-    /// The pressed cell, or from, over, to, as `[row, col]`.
+    /// The pressed cell; or from, over, to; or for a chain the cells its
+    /// piece stands on, from the first to the last; as `[row, col]`.
     pub cells: Vec<[usize; 2]>,
+    /// A chain's jumps, in order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jumps: Option<Vec<Step>>,
     /// The move as `solve` prints it.
     #[serde(default)]
     pub text: String,
     /// The board after the move, on small answers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub board: Option<String>,
+}
+
+/// The levels of a fewest-moves search, as written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LevelSizes {
+    /// Positions reached in `n` moves and no fewer, `n` = 0, 1, ...
+    pub forward: Vec<u64>,
+    /// Positions that reach a target in `n` moves and no fewer.
+    pub backward: Vec<u64>,
+    /// The number of symmetries the positions are taken up to.
+    pub symmetries: usize,
 }
 
 /// A parity certificate as written: the target it rules out and its cells.
@@ -165,6 +188,38 @@ pub fn write_json(
     writeln!(out, "\n}}").map_err(io)
 }
 
+/// One move of the moves metric: the path of its piece, and its jumps.
+pub(crate) fn chain_step(program: &Program, jumps: Vec<Step>) -> Step {
+    let mut cells: Vec<[usize; 2]> = Vec::new();
+    for jump in &jumps {
+        if cells.is_empty()
+            && let Some(&from) = jump.cells.first()
+        {
+            cells.push(from);
+        }
+        if let Some(&to) = jump.cells.last() {
+            cells.push(to);
+        }
+    }
+    let board = &program.puzzle().board;
+    let text = cells
+        .iter()
+        .map(|&[r, c]| {
+            board
+                .cell_at(r, c)
+                .map_or(format!("[{r}, {c}]"), |cell| board.label(cell))
+        })
+        .collect::<Vec<_>>()
+        .join("-");
+    Step {
+        kind: "chain".into(),
+        board: jumps.last().and_then(|j| j.board.clone()),
+        cells,
+        jumps: Some(jumps),
+        text,
+    }
+}
+
 fn to_pretty(answer: &Answer) -> Result<String> {
     serde_json::to_string_pretty(answer).map_err(|e| Error::Internal(format!("JSON: {e}")))
 }
@@ -230,12 +285,14 @@ impl Answer {
             puzzle: puzzle.name.clone(),
             start: puzzle.board_text(start),
             solvable: matches!(outcome, Outcome::Solved(_)),
+            metric: None,
             length: None,
             optimal: None,
             moves: None,
             final_board: None,
             pieces: None,
             proof: None,
+            levels: None,
             certificate: None,
         };
         match outcome {
@@ -247,7 +304,7 @@ impl Answer {
                 } else {
                     Vec::new()
                 };
-                let steps = solution
+                let steps: Vec<Step> = solution
                     .moves
                     .iter()
                     .enumerate()
@@ -258,14 +315,32 @@ impl Answer {
                         Step {
                             kind: kind_name(kind).into(),
                             cells: moved.iter().map(|c| coord(c.0)).collect(),
+                            jumps: None,
                             text: describe_move(program, m),
                             board: states.get(i + 1).map(|s| puzzle.board_text(s)),
                         }
                     })
                     .collect();
                 answer.length = Some(solution.moves.len());
+                if let Some(chains) = &solution.chains {
+                    let mut jumps = steps.into_iter();
+                    let moves: Vec<Step> = chains
+                        .lengths
+                        .iter()
+                        .map(|&n| chain_step(program, jumps.by_ref().take(n).collect()))
+                        .collect();
+                    answer.metric = Some(crate::Metric::Moves.name().into());
+                    answer.levels = Some(LevelSizes {
+                        forward: chains.levels.forward.clone(),
+                        backward: chains.levels.backward.clone(),
+                        symmetries: chains.levels.symmetries,
+                    });
+                    answer.length = Some(moves.len());
+                    answer.moves = Some(moves);
+                } else {
+                    answer.moves = Some(steps);
+                }
                 answer.optimal = Some(solution.optimal);
-                answer.moves = Some(steps);
                 answer.final_board = Some(puzzle.board_text(&solution.end));
                 if matches!(program.goal(), Goal::FewestPieces) {
                     answer.pieces = Some(solution.end.count_ones());
@@ -295,4 +370,155 @@ impl Answer {
         }
         answer
     }
+}
+
+/// Reads moves typed as text into an answer from `start`, for `verify`:
+/// moves separated by commas, semicolons or line breaks, each the cells its
+/// piece stands on joined by `-` (`f4-d4`, or `46-44` by row and column from
+/// 1 on boards of at most 9 rows and columns). Counted in the puzzle's
+/// metric: with `moves` each is one move, a chain of jumps by one piece;
+/// with `jumps` each jump of it is one move. `file` names the text in errors,
+/// which point at the cell that does not read or the jump the puzzle lacks.
+///
+/// ```
+/// let puzzle = pegflip::Puzzle::from_file("puzzles/english33.toml")?;
+/// let program = puzzle.compile()?;
+/// let start = puzzle.start.clone().unwrap();
+/// let answer = pegflip::answer::read_moves(&program, &start, "46-44, 65-45", "<moves>")?;
+/// assert_eq!(answer.length, Some(2));
+/// # Ok::<(), pegflip::Error>(())
+/// ```
+pub fn read_moves(program: &Program, start: &Bits, text: &str, file: &str) -> Result<Answer> {
+    let puzzle = program.puzzle();
+    let board = &puzzle.board;
+    let coord = |c: crate::CellId| board.coord(c);
+    let small = board.rows() <= 9 && board.cols() <= 9 && !board.is_graph();
+    let cell = |token: &str, at: usize| -> Result<crate::CellId> {
+        if let Some(c) = board.find(token) {
+            return Ok(c);
+        }
+        let digits: Vec<u32> = token.chars().filter_map(|ch| ch.to_digit(10)).collect();
+        if small
+            && token.len() == 2
+            && digits.len() == 2
+            && let Some(c) = board.cell_at(
+                digits[0].wrapping_sub(1) as usize,
+                digits[1].wrapping_sub(1) as usize,
+            )
+        {
+            return Ok(c);
+        }
+        let how = if small {
+            "a cell's name, or its row and column from 1 (as 46)"
+        } else {
+            "a cell's name"
+        };
+        Err(Error::input(
+            file,
+            text,
+            at,
+            format!("no cell \"{token}\": expected {how}"),
+        ))
+    };
+    let mut moves: Vec<Vec<Step>> = Vec::new();
+    let mut offset = 0;
+    for piece in text.split_inclusive([',', ';', '\n']) {
+        let body = piece.trim_end_matches([',', ';', '\n']);
+        let lead = body.len() - body.trim_start().len();
+        let body_at = offset + lead;
+        offset += piece.len();
+        let body = body.trim();
+        if body.is_empty() {
+            continue;
+        }
+        let mut cells = Vec::new();
+        let mut at = body_at;
+        for token in body.split('-') {
+            let trimmed = token.trim();
+            let token_at = at + (token.len() - token.trim_start().len());
+            cells.push((cell(trimmed, token_at)?, token_at));
+            at += token.len() + 1;
+        }
+        if cells.len() < 2 {
+            return Err(Error::input(
+                file,
+                text,
+                body_at,
+                "a move is two or more cells joined by '-': where the piece starts, and where each jump lands",
+            ));
+        }
+        let mut jumps = Vec::new();
+        for pair in cells.windows(2) {
+            let ((from, _), (to, to_at)) = (pair[0], pair[1]);
+            let index = program
+                .moves()
+                .iter()
+                .position(|m| {
+                    m.kind == MoveKind::Jump
+                        && m.cells.first() == Some(&from)
+                        && m.cells.last() == Some(&to)
+                })
+                .ok_or_else(|| {
+                    Error::input(
+                        file,
+                        text,
+                        to_at,
+                        format!(
+                            "the puzzle has no jump from {} to {}",
+                            board.label(from),
+                            board.label(to)
+                        ),
+                    )
+                })?;
+            let m = &program.moves()[index];
+            jumps.push(Step {
+                kind: kind_name(m.kind).into(),
+                cells: m.cells.iter().map(|&c| coord(c)).collect(),
+                jumps: None,
+                text: describe_move(program, index),
+                board: None,
+            });
+        }
+        moves.push(jumps);
+    }
+    // The board the moves end on, as far as they are legal: the checker then
+    // names the first illegal move.
+    let mut end = start.clone();
+    let by_cells = |step: &Step| {
+        program.moves().iter().position(|m| {
+            m.cells
+                .iter()
+                .map(|&c| coord(c))
+                .eq(step.cells.iter().copied())
+        })
+    };
+    'replay: for jump in moves.iter().flatten() {
+        match by_cells(jump) {
+            Some(index) if program.apply_mut(&mut end, index).is_ok() => {}
+            _ => break 'replay,
+        }
+    }
+    let chained = puzzle.metric == crate::Metric::Moves;
+    let steps: Vec<Step> = if chained {
+        moves
+            .into_iter()
+            .map(|jumps| chain_step(program, jumps))
+            .collect()
+    } else {
+        moves.into_iter().flatten().collect()
+    };
+    Ok(Answer {
+        puzzle: puzzle.name.clone(),
+        start: puzzle.board_text(start),
+        solvable: true,
+        metric: chained.then(|| crate::Metric::Moves.name().into()),
+        length: Some(steps.len()),
+        optimal: None,
+        moves: Some(steps),
+        pieces: matches!(program.goal(), Goal::FewestPieces).then(|| end.count_ones()),
+        final_board: Some(puzzle.board_text(&end)),
+        proof: None,
+        levels: None,
+        certificate: None,
+    })
 }

@@ -7,7 +7,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::answer::{Answer, STEP_BOARDS_LIMIT, kind_name};
+use crate::answer::{Answer, STEP_BOARDS_LIMIT, Step, kind_name};
 use crate::bits::Bits;
 use crate::board::CellId;
 use crate::program::{Goal, MoveKind, Program, ReplayError};
@@ -60,6 +60,17 @@ pub enum CheckError {
         actual: String,
         /// The board the answer gives.
         claimed: String,
+    },
+    /// The answer counts moves in a way the checker does not know.
+    #[error("unknown metric \"{0}\": expected \"jumps\" or \"moves\"")]
+    Metric(String),
+    /// A move of the moves metric is not a chain of jumps by one piece.
+    #[error("move {step} is not a chain of jumps by one piece: {reason}")]
+    NotAChain {
+        /// 1-based move.
+        step: usize,
+        /// What is wrong with it.
+        reason: String,
     },
     /// The length is not the number of moves.
     #[error("the claimed length is {claimed}, but there are {actual} moves")]
@@ -213,8 +224,67 @@ pub fn check_outcome(program: &Program, start: &Bits, outcome: &Outcome) -> Resu
     if matches!(program.goal(), Goal::Targets(_)) && !program.is_target(&end) {
         return Err(CheckError::NotTarget(board(&end)));
     }
+    if let Some(chains) = &solution.chains {
+        let Moves::List(jumps) = &solution.moves else {
+            return Err(CheckError::NotAChain {
+                step: 1,
+                reason: "the moves are a set of presses, not jumps in order".into(),
+            });
+        };
+        check_chains(program, jumps, &chains.lengths)?;
+    }
     if solution.optimal {
         check_not_longer(program, start, &solution.moves)?;
+    }
+    Ok(())
+}
+
+/// Checks that `jumps`, cut into moves of `lengths` jumps, are chains: every
+/// jump of a move leaves the cell where the jump before it landed.
+pub fn check_chains(
+    program: &Program,
+    jumps: &[usize],
+    lengths: &[usize],
+) -> Result<(), CheckError> {
+    let total: usize = lengths.iter().sum();
+    if total != jumps.len() {
+        return Err(CheckError::NotAChain {
+            step: lengths.len(),
+            reason: format!(
+                "the moves hold {total} jumps, but there are {}",
+                jumps.len()
+            ),
+        });
+    }
+    let mut at = 0;
+    for (i, &n) in lengths.iter().enumerate() {
+        if n == 0 {
+            return Err(CheckError::NotAChain {
+                step: i + 1,
+                reason: "it has no jump".into(),
+            });
+        }
+        for pair in jumps[at..at + n].windows(2) {
+            let cells = |j: usize| program.move_cells(j).map(|(_, c)| c);
+            let (Some(a), Some(b)) = (cells(pair[0]), cells(pair[1])) else {
+                return Err(CheckError::NotAChain {
+                    step: i + 1,
+                    reason: "it names a jump the puzzle does not have".into(),
+                });
+            };
+            if a.last() != b.first() {
+                let board = program.board();
+                return Err(CheckError::NotAChain {
+                    step: i + 1,
+                    reason: format!(
+                        "a jump from {} follows one that lands on {}, so two pieces move",
+                        b.first().map_or("?".into(), |&c| board.label(c)),
+                        a.last().map_or("?".into(), |&c| board.label(c)),
+                    ),
+                });
+            }
+        }
+        at += n;
     }
     Ok(())
 }
@@ -296,9 +366,39 @@ pub fn verify(program: &Program, answer: &Answer) -> Result<String, CheckError> 
             .map(|(i, m)| ((m.kind, m.cells.as_slice()), i))
             .collect()
     };
-    let mut indices = Vec::with_capacity(steps.len());
-    let mut state = start.clone();
+    // With the moves metric each step is a chain: its jumps are checked one
+    // by one, and errors name the move they belong to.
+    let chained = match answer.metric.as_deref() {
+        None | Some("jumps") => false,
+        Some("moves") => true,
+        Some(other) => return Err(CheckError::Metric(other.to_string())),
+    };
+    let mut flat: Vec<(usize, &Step)> = Vec::with_capacity(steps.len());
+    let mut lengths = Vec::with_capacity(steps.len());
     for (i, step) in steps.iter().enumerate() {
+        match (&step.jumps, chained) {
+            (Some(jumps), true) if step.kind == "chain" => {
+                flat.extend(jumps.iter().map(|j| (i, j)));
+                lengths.push(jumps.len());
+            }
+            (_, true) => {
+                return Err(CheckError::NotAChain {
+                    step: i + 1,
+                    reason: "a move of the moves metric is a step of kind \"chain\" with its \
+                             \"jumps\""
+                        .into(),
+                });
+            }
+            (_, false) => {
+                flat.push((i, step));
+                lengths.push(1);
+            }
+        }
+    }
+    let mut indices = Vec::with_capacity(flat.len());
+    let mut state = start.clone();
+    for (n, &(i, step)) in flat.iter().enumerate() {
+        let last_of_move = flat.get(n + 1).is_none_or(|&(next, _)| next != i);
         let what = format!("move {}", i + 1);
         let cells = step
             .cells
@@ -330,16 +430,24 @@ pub fn verify(program: &Program, answer: &Answer) -> Result<String, CheckError> 
         program
             .apply_mut(&mut state, index)
             .map_err(|_| CheckError::Illegal { step: i + 1 })?;
-        if let Some(claimed) = &step.board
-            && *claimed != puzzle.board_text(&state)
-        {
-            return Err(CheckError::StepBoard {
-                step: i + 1,
-                actual: puzzle.board_text(&state),
-                claimed: claimed.clone(),
-            });
+        let chain_board = if chained && last_of_move {
+            steps[i].board.as_ref()
+        } else {
+            None
+        };
+        for claimed in step.board.iter().chain(chain_board) {
+            if *claimed != puzzle.board_text(&state) {
+                return Err(CheckError::StepBoard {
+                    step: i + 1,
+                    actual: puzzle.board_text(&state),
+                    claimed: claimed.clone(),
+                });
+            }
         }
         indices.push(index);
+    }
+    if chained {
+        check_chains(program, &indices, &lengths)?;
     }
     if answer.length != Some(steps.len()) {
         return Err(CheckError::Length {
@@ -357,6 +465,11 @@ pub fn verify(program: &Program, answer: &Answer) -> Result<String, CheckError> 
         Goal::Targets(_) if !program.is_target(&state) => {
             return Err(CheckError::NotTarget(end));
         }
+        Goal::Targets(_) if chained => format!(
+            "{} legal moves ({} jumps), each a chain of jumps by one piece, reach a target",
+            steps.len(),
+            indices.len()
+        ),
         Goal::Targets(_) => format!("{} legal moves reach a target", steps.len()),
         Goal::FewestPieces => {
             let pieces = state.count_ones();

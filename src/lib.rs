@@ -84,7 +84,7 @@ pub use limits::Limits;
 pub use overrides::Override;
 pub use plan::{Engine, Plan, Preference, Query, plan};
 pub use program::{Goal, Move, MoveKind, Program};
-pub use puzzle::Puzzle;
+pub use puzzle::{Metric, Puzzle};
 pub use solve::{
     AnswerTable, Certificate, Linear, Moves, Outcome, Proof, Solution, solve, solve_with,
 };

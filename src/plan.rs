@@ -93,6 +93,9 @@ pub enum Engine {
     LinearSpan,
     /// Layered breadth-first enumeration.
     Layered,
+    /// Fewest moves, a chain of jumps by one piece counting once: levels by
+    /// moves from both ends until they meet.
+    MoveLevels,
     /// Peg positions counted layer by layer up to symmetry on a grid word,
     /// weighted by orbit size; winning lines by the complement duality.
     PegOrbits,
@@ -110,6 +113,7 @@ impl Engine {
             Engine::LinearSpan => "span",
             Engine::Layered => "layered",
             Engine::PegOrbits => "peg orbits",
+            Engine::MoveLevels => "move levels",
         }
     }
 
@@ -138,6 +142,12 @@ impl Engine {
             }
             Engine::Layered => {
                 "layered breadth-first enumeration, successors generated and sorted in parallel"
+            }
+            Engine::MoveLevels => {
+                "fewest moves, a chain of jumps by one piece counting once: breadth-first \
+                 levels by moves forward from the start and backward from the targets, up to \
+                 symmetry, until they meet; a jump search (with parity proofs) first says \
+                 whether the goal can be reached at all"
             }
             Engine::PegOrbits => {
                 "layers of peg positions up to symmetry: jumps found bit-parallel on a grid word, \
@@ -223,6 +233,24 @@ fn answer_bytes(program: &Program) -> u128 {
 
 fn solve_plan(program: &Program, prefer: Preference, limits: &Limits) -> Result<Plan> {
     let targets = matches!(program.goal(), Goal::Targets(_));
+    if program.puzzle().metric == crate::Metric::Moves {
+        if !targets {
+            return Err(Error::Usage(
+                "the moves metric counts the moves to a target board; a fewest-pieces goal \
+                 is counted in jumps (drop metric = \"moves\")"
+                    .into(),
+            ));
+        }
+        require_search_cells(program)?;
+        return Ok(Plan {
+            engine: Engine::MoveLevels,
+            // The levels are not known before the run, which stops with the limit error
+            // when what it holds would pass the budget.
+            memory: 0,
+            work: (1u128 << program.cells()) * program.moves().len() as u128,
+            budget: limits.max_memory,
+        });
+    }
     match prefer {
         Preference::Gf2 if !program.is_linear() => Err(Error::Usage(
             "the gf2 solver needs every move to be an unconditional toggle, but this puzzle \
@@ -330,6 +358,13 @@ fn batch_plan(
     prefer: Preference,
     limits: &Limits,
 ) -> Result<Plan> {
+    if program.puzzle().metric == crate::Metric::Moves {
+        return Err(Error::Usage(
+            "batch answers each case in jumps for now; the moves metric (a chain of jumps by \
+             one piece counting once) is answered one board at a time by `pegflip solve`"
+                .into(),
+        ));
+    }
     let cells = program.cells();
     let table_fits = cells <= TABLE_CELLS
         && prefer != Preference::Gf2
@@ -360,6 +395,14 @@ fn batch_plan(
 }
 
 fn states_plan(program: &Program, q: &StatesQuery, limits: &Limits) -> Result<Plan> {
+    if program.puzzle().metric == crate::Metric::Moves && q.output == Output::Histogram {
+        return Err(Error::Usage(
+            "histograms are counted in jumps for now: levels by moves (a chain of jumps by one \
+             piece counting once) are not built by `states` yet; drop --metric moves, or see \
+             the levels `solve --metric moves` prints"
+                .into(),
+        ));
+    }
     if q.reachable && !q.from {
         return Err(Error::Usage(
             "--reachable needs a start: give --from BOARD or --from start".into(),

@@ -29,6 +29,9 @@ pub struct Spec {
     pub goal: Spanned<GoalSpec>,
     /// The declared start position, as board text.
     pub start: Option<Spanned<String>>,
+    /// How solutions are counted: `jumps` (each jump) or `moves` (a chain of
+    /// jumps by one piece counts once).
+    pub metric: Option<Spanned<String>>,
     /// The judge's input and output format.
     #[serde(default)]
     pub batch: BatchSpec,

@@ -95,9 +95,32 @@ pub struct Puzzle {
     pub batch: BatchFormat,
     /// The limits in force: the defaults, then the file's `[limits]` table.
     pub limits: Limits,
+    /// How solutions are counted.
+    pub metric: Metric,
     /// The file name and the text this puzzle was parsed from, for the
     /// variants that batch cases of other sizes and shapes need.
     source: std::sync::Arc<(String, String)>,
+}
+
+/// How the length of a solution is counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Metric {
+    /// Every move counts once: each press, each jump.
+    #[default]
+    Jumps,
+    /// A chain of consecutive jumps by one piece counts as one move, as peg
+    /// players count (jump puzzles only).
+    Moves,
+}
+
+impl Metric {
+    /// The metric's name in a puzzle file and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Jumps => "jumps",
+            Metric::Moves => "moves",
+        }
+    }
 }
 
 /// Where errors point: a file name and its text; and the limits to check.
@@ -183,6 +206,7 @@ impl Puzzle {
             start: None,
             batch: BatchFormat::default(),
             limits: src.limits.clone(),
+            metric: Metric::Jumps,
             source: std::sync::Arc::new((file.to_string(), text.to_string())),
         };
         for m in spec.moves.get_ref() {
@@ -190,6 +214,9 @@ impl Puzzle {
             puzzle.rules.push(rule);
         }
         puzzle.goal = puzzle.build_goal(&src, &spec.goal)?;
+        if let Some(metric) = &spec.metric {
+            puzzle.metric = puzzle.build_metric(&src, metric)?;
+        }
         puzzle.batch =
             puzzle.build_batch(&src, &spec.batch, spec.goal.get_ref().one_piece.is_some())?;
         if let Some(start) = &spec.start {
@@ -271,6 +298,31 @@ impl Puzzle {
         let edited = crate::overrides::resized(text, rows, cols, shape, new_goal)
             .ok_or_else(|| Error::Internal("a parsed puzzle is not TOML".into()))?;
         Puzzle::parse(&edited, file)
+    }
+
+    /// The `metric` key: `moves` only where every rule is a jump.
+    fn build_metric(&self, src: &Src, metric: &toml::Spanned<String>) -> Result<Metric> {
+        match metric.get_ref().as_str() {
+            "jumps" => Ok(Metric::Jumps),
+            "moves" => {
+                if self.rules.iter().all(|r| matches!(r, MoveRule::Jump(_))) {
+                    Ok(Metric::Moves)
+                } else {
+                    Err(src.err(
+                        metric.span(),
+                        "metric \"moves\" counts a chain of jumps by one piece as one move, and \
+                         this puzzle has moves that are not jumps: count them with \"jumps\"",
+                    ))
+                }
+            }
+            other => Err(src.err(
+                metric.span(),
+                format!(
+                    "unknown metric \"{other}\": expected \"jumps\" (every move counts) or \
+                     \"moves\" (a chain of jumps by one piece counts once)"
+                ),
+            )),
+        }
     }
 
     /// Writes a state as board text, rows joined by `/`.

@@ -43,7 +43,10 @@ pub fn answer_line(program: &Program, outcome: &Outcome) -> String {
     match (outcome, program.goal()) {
         (Outcome::Unsolvable(_), _) => puzzle.batch.impossible.clone(),
         (Outcome::Solved(s), Goal::FewestPieces) => s.end.count_ones().to_string(),
-        (Outcome::Solved(s), Goal::Targets(_)) => s.moves.len().to_string(),
+        (Outcome::Solved(s), Goal::Targets(_)) => match &s.chains {
+            Some(chains) => chains.lengths.len().to_string(),
+            None => s.moves.len().to_string(),
+        },
     }
 }
 

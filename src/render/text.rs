@@ -86,6 +86,9 @@ pub fn write_text(
                      (raise --coset-work to search further)"
                 )?;
             }
+            if let (Some(chains), Moves::List(jumps)) = (&solution.chains, &solution.moves) {
+                return write_chains(out, program, start, jumps, chains);
+            }
             writeln!(out, "start")?;
             board(out, start)?;
             if solution.moves.len().saturating_mul(program.cells()) > STEP_BOARDS_LIMIT {
@@ -113,6 +116,62 @@ pub fn write_text(
                 }
             }
         }
+    }
+    Ok(())
+}
+
+/// A solution counted in moves: the proof line, then each move as the path
+/// of its piece (`f4-d4-d6`) and the board after it.
+fn write_chains(
+    out: &mut dyn Write,
+    program: &Program,
+    start: &Bits,
+    jumps: &[usize],
+    chains: &crate::solve::Chains,
+) -> std::io::Result<()> {
+    let symbols = &program.puzzle().symbols;
+    let levels = &chains.levels;
+    let sizes = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+    writeln!(
+        out,
+        "fewest moves, proved: {} {} ({} jumps); levels by moves searched forward to {} and \
+         backward to {}, and none shorter meets",
+        chains.lengths.len(),
+        plural(chains.lengths.len(), "move"),
+        jumps.len(),
+        levels.forward.len().saturating_sub(1),
+        levels.backward.len().saturating_sub(1),
+    )?;
+    writeln!(
+        out,
+        "positions per level, up to {} {}: forward {}; backward {}",
+        levels.symmetries,
+        if levels.symmetries == 1 {
+            "symmetry"
+        } else {
+            "symmetries"
+        },
+        sizes(&levels.forward),
+        sizes(&levels.backward),
+    )?;
+    writeln!(out, "start")?;
+    picture(out, start, program, symbols.on(), symbols.off())?;
+    let mut state = start.clone();
+    for (i, chain) in chains.group(jumps).enumerate() {
+        let mut path = Vec::new();
+        for &j in chain {
+            if let Some((_, cells)) = program.move_cells(j) {
+                if path.is_empty() {
+                    path.push(program.board().label(cells[0]));
+                }
+                path.push(program.board().label(cells[cells.len() - 1]));
+            }
+            state = program
+                .replay(&state, &Moves::List(vec![j]))
+                .map_err(std::io::Error::other)?;
+        }
+        writeln!(out, "{}. {}", i + 1, path.join("-"))?;
+        picture(out, &state, program, symbols.on(), symbols.off())?;
     }
     Ok(())
 }

@@ -3,6 +3,7 @@
 pub mod dfs;
 pub mod grid;
 pub mod linear;
+pub mod moves;
 pub mod search;
 pub mod table;
 
@@ -90,6 +91,32 @@ pub struct Solution {
     pub end: Bits,
     /// Whether no shorter sequence (or, for fewest pieces, no better end) exists.
     pub optimal: bool,
+    /// With the moves metric: how the jumps group into moves, and how the
+    /// count was proved the fewest.
+    pub chains: Option<Chains>,
+}
+
+/// The moves of a solution counted as players count them: each a chain of
+/// consecutive jumps by one piece.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chains {
+    /// The number of jumps in each move, in order; they add up to the
+    /// solution's jumps.
+    pub lengths: Vec<usize>,
+    /// The levels searched both ways, which prove the count the fewest.
+    pub levels: moves::Levels,
+}
+
+impl Chains {
+    /// The solution's jumps (`jumps`, in order) grouped into moves.
+    pub fn group<'a>(&'a self, jumps: &'a [usize]) -> impl Iterator<Item = &'a [usize]> + 'a {
+        let mut at = 0;
+        self.lengths.iter().map(move |&n| {
+            let chain = &jumps[at.min(jumps.len())..(at + n).min(jumps.len())];
+            at += n;
+            chain
+        })
+    }
 }
 
 /// The result of solving one board. Impossibility is an answer, not an error.
@@ -150,11 +177,50 @@ pub fn run(program: &Program, plan: &Plan, start: &Bits, limits: &Limits) -> Res
             solve_linear(program, &linear, start, limits)
         }
         Engine::PegDfs | Engine::Bfs => solve_search(program, plan.engine, start, limits),
+        Engine::MoveLevels => solve_moves(program, start, limits),
         other => Err(Error::Internal(format!(
             "the {} engine does not solve single boards",
             other.name()
         ))),
     }
+}
+
+/// The fewest moves, a chain of jumps by one piece counting once: a jump
+/// search first settles whether the goal can be reached (with a parity
+/// certificate or an exhaustive search when it cannot), then the levels by
+/// moves find the fewest and prove it.
+fn solve_moves(program: &Program, start: &Bits, limits: &Limits) -> Result<Outcome> {
+    let reachable = solve_search(program, Engine::PegDfs, start, limits)?;
+    if let Outcome::Unsolvable(_) = reachable {
+        return Ok(reachable);
+    }
+    let word = start
+        .to_u64()
+        .ok_or_else(|| Error::Internal("a searched board of more than 64 cells".into()))?;
+    let found = match moves::fewest_moves(program, word, limits)? {
+        moves::MoveOutcome::Solved(found) => found,
+        moves::MoveOutcome::Unsolvable(_) => {
+            return Err(Error::Internal(
+                "the jump search reached the goal, but the move levels did not".into(),
+            ));
+        }
+    };
+    let jumps: Vec<usize> = found.moves.iter().flatten().copied().collect();
+    let list = Moves::List(jumps);
+    let end = program
+        .replay(start, &list)
+        .map_err(|e| Error::Internal(format!("a fewest-moves solution does not replay: {e}")))?;
+    let outcome = Outcome::Solved(Solution {
+        moves: list,
+        end,
+        optimal: true,
+        chains: Some(Chains {
+            lengths: found.moves.iter().map(Vec::len).collect(),
+            levels: found.levels,
+        }),
+    });
+    check(program, start, &outcome)?;
+    Ok(outcome)
 }
 
 /// Solves one board of a linear puzzle already eliminated: the fewest
@@ -224,6 +290,7 @@ pub(crate) fn pressed(program: &Program, start: &Bits, x: Bits, optimal: bool) -
         moves,
         end,
         optimal,
+        chains: None,
     });
     check(program, start, &outcome)?;
     Ok(outcome)
@@ -263,6 +330,7 @@ fn solve_search(
             moves: Moves::List(found.moves),
             end: Bits::from_u64(program.cells(), found.end),
             optimal: true,
+            chains: None,
         }),
     };
     check(program, start, &outcome)?;

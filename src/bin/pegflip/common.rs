@@ -20,14 +20,23 @@ pub struct PuzzleArgs {
     /// default 60% of the machine's memory. Same as `--set limits.max-memory=BYTES`.
     #[arg(long, value_name = "BYTES", value_parser = pegflip::limits::parse_amount)]
     pub max_memory: Option<u64>,
+    /// How solutions are counted: `jumps` (every move counts) or `moves` (a
+    /// chain of jumps by one piece counts once). Same as `--set metric=NAME`.
+    #[arg(long, value_name = "NAME", value_parser = ["jumps", "moves"])]
+    pub metric: Option<String>,
 }
 
 impl PuzzleArgs {
     /// Reads, overrides and validates the puzzle; `--max-memory` goes into its limits.
     pub fn load(&self) -> anyhow::Result<Puzzle> {
+        let metric = self
+            .metric
+            .as_ref()
+            .map(|m| format!("metric=\"{}\"", m.replace(['"', '\\'], "")));
         let overrides = self
             .set
             .iter()
+            .chain(&metric)
             .map(|arg| Override::parse(arg))
             .collect::<Result<Vec<_>, _>>()?;
         let mut puzzle = load(&self.puzzle, &overrides)?;

@@ -1,0 +1,371 @@
+//! Fewest moves, where a move is a chain of jumps by one piece: bidirectional breadth-first search by move levels, up to symmetry.
+//!
+//! Peg players count a **move** as one or more consecutive jumps by the same
+//! peg. Every solution of a peg board has the same number of jumps, but not
+//! the same number of moves, so the fewest moves need their own search.
+//!
+//! Level `n` forward is the set of positions reached from the start in `n`
+//! moves and no fewer; level `n` backward is the set of positions that reach
+//! a target in `n` moves and no fewer. A backward move is a chain of
+//! reversed jumps by one peg: the peg jumps back over a hole, which gets a
+//! peg, into a hole. Positions are kept up to the symmetries that fix the
+//! start and map the targets onto targets, so that levels are orbits.
+//!
+//! The side with the smaller last level grows by one level at a time. When
+//! forward levels `0..=a` and backward levels `0..=b` are complete and the
+//! best meeting found has `best` moves, every shorter solution would have
+//! met within them as soon as `best <= a + b + 1`: a solution of `L <= a + b`
+//! moves has, after `min(a, L)` of its moves, a position in both. So the
+//! answer is proved the fewest when the search stops, and impossible when a
+//! side runs out of positions before any meeting.
+//!
+//! The solution itself is rebuilt from the levels: from the meeting position,
+//! a chain back into the previous forward level, and so on to the start (the
+//! only position of its orbit, since every symmetry used fixes it); then a
+//! chain on into the next backward level, to a target.
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+use crate::enumerate::layers::Canon;
+use crate::enumerate::symmetry::Symmetries;
+use crate::error::{Error, Result};
+use crate::limits::Limits;
+use crate::program::{Goal, MoveKind, Program};
+use crate::solve::search::Masks;
+
+/// The bytes a position costs in a level map (key, level and table slack).
+const BYTES_PER_POSITION: u64 = 32;
+
+/// A fewest-moves answer: the moves, each a chain of jumps, and how
+/// optimality was established.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveSolution {
+    /// The moves in order; each is the program's jump indices, in order, all
+    /// by one peg.
+    pub moves: Vec<Vec<usize>>,
+    /// The levels searched.
+    pub levels: Levels,
+}
+
+/// What a fewest-moves search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveOutcome {
+    /// The fewest moves, proved.
+    Solved(MoveSolution),
+    /// No sequence of moves reaches a target: one side ran out of positions.
+    Unsolvable(Levels),
+}
+
+/// The sizes of the levels searched, in positions up to symmetry: the proof
+/// that no shorter solution exists, or that none exists.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Levels {
+    /// Positions per level forward from the start: entry `n` is the number
+    /// reached in `n` moves and no fewer.
+    pub forward: Vec<u64>,
+    /// Positions per level backward from the targets.
+    pub backward: Vec<u64>,
+    /// The number of symmetries positions were taken up to.
+    pub symmetries: usize,
+}
+
+/// The jumps of a program, by the cell a peg leaves and the cell it lands on.
+struct Jumps {
+    masks: Masks,
+    /// Per cell: the jumps leaving it, with their landing cell.
+    leaving: Vec<Vec<(usize, usize)>>,
+    /// Per cell: the jumps landing on it, with the cell they leave.
+    landing: Vec<Vec<(usize, usize)>>,
+}
+
+impl Jumps {
+    fn new(program: &Program) -> Result<Jumps> {
+        let masks = Masks::new(program)?;
+        let cells = program.cells();
+        let mut leaving = vec![Vec::new(); cells];
+        let mut landing = vec![Vec::new(); cells];
+        for (j, m) in program.moves().iter().enumerate() {
+            let from_over_to = m.kind == MoveKind::Jump && m.cells.len() == 3;
+            if !from_over_to {
+                return Err(Error::Usage(
+                    "the moves metric counts chains of jumps by one piece; this puzzle has \
+                     moves that are not jumps"
+                        .into(),
+                ));
+            }
+            let (from, to) = (m.cells[0].0, m.cells[2].0);
+            leaving[from].push((j, to));
+            landing[to].push((j, from));
+        }
+        Ok(Jumps {
+            masks,
+            leaving,
+            landing,
+        })
+    }
+
+    /// Calls `found(position, chain)` for every position one move after
+    /// `state` (every chain of jumps by one peg, and every prefix of one),
+    /// until `found` returns false.
+    fn forward(&self, state: u64, found: &mut dyn FnMut(u64, &[usize]) -> bool) -> bool {
+        let mut chain = Vec::new();
+        let mut pegs = state;
+        while pegs != 0 {
+            let cell = pegs.trailing_zeros() as usize;
+            pegs &= pegs - 1;
+            if !self.chain_from(state, cell, &mut chain, found) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn chain_from(
+        &self,
+        state: u64,
+        cell: usize,
+        chain: &mut Vec<usize>,
+        found: &mut dyn FnMut(u64, &[usize]) -> bool,
+    ) -> bool {
+        for &(j, to) in &self.leaving[cell] {
+            if self.masks.legal(state, j) {
+                let next = state ^ self.masks.flip[j];
+                chain.push(j);
+                let go_on = found(next, chain) && self.chain_from(next, to, chain, found);
+                chain.pop();
+                if !go_on {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Calls `found(position, chain)` for every position one move before
+    /// `state`, with the chain (in the order played) that leads from it to
+    /// `state`, until `found` returns false.
+    fn backward(&self, state: u64, found: &mut dyn FnMut(u64, &[usize]) -> bool) -> bool {
+        let mut chain = Vec::new();
+        let mut pegs = state;
+        while pegs != 0 {
+            let cell = pegs.trailing_zeros() as usize;
+            pegs &= pegs - 1;
+            if !self.chain_into(state, cell, &mut chain, found) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Reversed jumps by the peg on `cell`; `chain` holds the jumps found so
+    /// far, last played first.
+    fn chain_into(
+        &self,
+        state: u64,
+        cell: usize,
+        chain: &mut Vec<usize>,
+        found: &mut dyn FnMut(u64, &[usize]) -> bool,
+    ) -> bool {
+        for &(j, from) in &self.landing[cell] {
+            let before = state ^ self.masks.flip[j];
+            if self.masks.legal(before, j) {
+                chain.push(j);
+                let played: Vec<usize> = chain.iter().rev().copied().collect();
+                let go_on = found(before, &played) && self.chain_into(before, from, chain, found);
+                chain.pop();
+                if !go_on {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
+/// One direction's levels: each position's level, and the last level.
+struct Side {
+    level_of: FxHashMap<u64, u32>,
+    last: Vec<u64>,
+    sizes: Vec<u64>,
+    forward: bool,
+}
+
+impl Side {
+    fn new(sources: Vec<u64>, forward: bool) -> Side {
+        let level_of = sources.iter().map(|&s| (s, 0)).collect();
+        Side {
+            level_of,
+            sizes: vec![sources.len() as u64],
+            last: sources,
+            forward,
+        }
+    }
+
+    fn depth(&self) -> u32 {
+        self.sizes.len() as u32 - 1
+    }
+
+    /// Adds the next level, on rayon's threads.
+    fn grow(&mut self, jumps: &Jumps, canon: &dyn Canon) {
+        let mut next: Vec<u64> = self
+            .last
+            .par_chunks(256)
+            .flat_map_iter(|part| {
+                let mut out = Vec::new();
+                for &s in part {
+                    let mut push = |t: u64, _: &[usize]| {
+                        out.push(canon.canon(t));
+                        true
+                    };
+                    if self.forward {
+                        jumps.forward(s, &mut push);
+                    } else {
+                        jumps.backward(s, &mut push);
+                    }
+                }
+                out
+            })
+            .collect();
+        next.par_sort_unstable();
+        next.dedup();
+        next.retain(|s| !self.level_of.contains_key(s));
+        let depth = self.depth() + 1;
+        self.level_of.extend(next.iter().map(|&s| (s, depth)));
+        self.sizes.push(next.len() as u64);
+        self.last = next;
+    }
+}
+
+/// The fewest moves from `start` to the goal of `program` (every move a
+/// jump; the goal a set of targets), proved by levels searched both ways.
+/// The answer's chains are replayed by the caller's check. Refused past the
+/// limit `max-memory`.
+pub fn fewest_moves(program: &Program, start: u64, limits: &Limits) -> Result<MoveOutcome> {
+    let jumps = Jumps::new(program)?;
+    let Goal::Targets(targets) = program.goal() else {
+        return Err(Error::Usage(
+            "the moves metric needs a goal of target boards, not fewest pieces".into(),
+        ));
+    };
+    let targets: Vec<u64> = targets.iter().filter_map(|t| t.to_u64()).collect();
+    let group = Symmetries::of(program, &[start], limits)?;
+    let canon = |s: u64| group.canon(s);
+    let mut sources: Vec<u64> = targets.iter().map(|&t| canon(t)).collect();
+    sources.sort_unstable();
+    sources.dedup();
+    let mut fore = Side::new(vec![canon(start)], true);
+    let mut back = Side::new(sources, false);
+    // The best meeting: its forward and backward levels, and the position.
+    let mut best: Option<(u32, u32, u64)> = fore
+        .last
+        .iter()
+        .find_map(|s| back.level_of.get(s).map(|&b| (0, b, *s)));
+    loop {
+        let (a, b) = (fore.depth(), back.depth());
+        if best.is_some_and(|(f, g, _)| f + g <= a + b + 1) {
+            break;
+        }
+        if fore.last.is_empty() || back.last.is_empty() {
+            if best.is_none() {
+                return Ok(MoveOutcome::Unsolvable(levels(&fore, &back, &group)));
+            }
+            break;
+        }
+        let held = (fore.level_of.len() + back.level_of.len()) as u64 * BYTES_PER_POSITION;
+        if held > limits.max_memory {
+            return Err(limits.exceeded(
+                "max-memory",
+                "the memory of the move levels searched so far (estimated)",
+                u128::from(held),
+                "raise --max-memory if the machine has room",
+            ));
+        }
+        let (grown, other) = if fore.last.len() <= back.last.len() {
+            (&mut fore, &back)
+        } else {
+            (&mut back, &fore)
+        };
+        grown.grow(&jumps, &group);
+        let depth = grown.depth();
+        for &s in &grown.last {
+            if let Some(&o) = other.level_of.get(&s) {
+                let (f, g) = if grown.forward {
+                    (depth, o)
+                } else {
+                    (o, depth)
+                };
+                if best.is_none_or(|(bf, bg, _)| f + g < bf + bg) {
+                    best = Some((f, g, s));
+                }
+            }
+        }
+    }
+    let Some((f, g, meeting)) = best else {
+        return Ok(MoveOutcome::Unsolvable(levels(&fore, &back, &group)));
+    };
+    let moves = rebuild(&jumps, &group, &fore, &back, meeting, f, g, start)?;
+    Ok(MoveOutcome::Solved(MoveSolution {
+        moves,
+        levels: levels(&fore, &back, &group),
+    }))
+}
+
+fn levels(fore: &Side, back: &Side, group: &Symmetries) -> Levels {
+    Levels {
+        forward: fore.sizes.clone(),
+        backward: back.sizes.clone(),
+        symmetries: group.len(),
+    }
+}
+
+/// The moves of a fewest solution through `meeting` (forward level `f`,
+/// backward level `g`), as actual positions from `start`.
+#[allow(clippy::too_many_arguments)]
+fn rebuild(
+    jumps: &Jumps,
+    group: &Symmetries,
+    fore: &Side,
+    back: &Side,
+    meeting: u64,
+    f: u32,
+    g: u32,
+    start: u64,
+) -> Result<Vec<Vec<usize>>> {
+    let lost =
+        || Error::Internal("a fewest-moves solution could not be rebuilt from its levels".into());
+    let mut before: Vec<Vec<usize>> = Vec::new();
+    let mut at = meeting;
+    for level in (0..f).rev() {
+        let mut step = None;
+        jumps.backward(at, &mut |prev, chain| {
+            if fore.level_of.get(&group.canon(prev)) == Some(&level) {
+                step = Some((prev, chain.to_vec()));
+                return false;
+            }
+            true
+        });
+        let (prev, chain) = step.ok_or_else(lost)?;
+        before.push(chain);
+        at = prev;
+    }
+    if at != start {
+        return Err(lost());
+    }
+    before.reverse();
+    let mut at = meeting;
+    for level in (0..g).rev() {
+        let mut step = None;
+        jumps.forward(at, &mut |next, chain| {
+            if back.level_of.get(&group.canon(next)) == Some(&level) {
+                step = Some((next, chain.to_vec()));
+                return false;
+            }
+            true
+        });
+        let (next, chain) = step.ok_or_else(lost)?;
+        before.push(chain);
+        at = next;
+    }
+    Ok(before)
+}
