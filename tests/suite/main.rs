@@ -13,6 +13,7 @@ mod generated;
 mod hostile;
 mod judges;
 mod linear;
+mod moves;
 mod properties;
 mod readme;
 mod reliability;

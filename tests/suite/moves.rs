@@ -1,0 +1,253 @@
+//! The moves metric: a chain of jumps by one piece counts as one move. The English 18,
+//! Bergholt's line, and the fewest moves against a plain search of the tests' own.
+
+use std::collections::HashSet;
+
+use crate::common::pegflip;
+use pegflip::{Outcome, Override, Puzzle};
+
+const BERGHOLT: &str = "46-44, 65-45, 57-55, 54-56, 52-54, 73-53, 43-63, 75-73-53, 35-55, \
+                        15-35, 23-43-63-65-45-25, 37-57-55-53, 31-33, 34-32, 51-31-33, \
+                        13-15-35, 36-34-32-52-54-34, 24-44";
+
+/// Beasley (1964): the English central game takes 18 moves and no fewer.
+#[test]
+fn english_central_game_takes_18_moves_proved_both_ways() {
+    let out = pegflip(&["solve", "english33", "--metric", "moves"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("18"));
+    let proof = lines.next().unwrap();
+    assert!(
+        proof.starts_with("fewest moves, proved: 18 moves (31 jumps); levels by moves"),
+        "{proof}"
+    );
+    // Eighteen numbered moves, each a path of cells.
+    let moves: Vec<&str> = text
+        .lines()
+        .filter(|l| {
+            l.split_once(". ")
+                .is_some_and(|(n, _)| n.parse::<usize>().is_ok())
+        })
+        .collect();
+    assert_eq!(moves.len(), 18, "{text}");
+    // The JSON answer carries each move's jumps, and verify accepts it.
+    let json = pegflip(&["solve", "english33", "--metric", "moves", "--json"], b"");
+    let answer: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(answer["metric"], "moves");
+    assert_eq!(answer["length"], 18);
+    let jumps: usize = answer["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["jumps"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(jumps, 31);
+    let forward = answer["levels"]["forward"].as_array().unwrap();
+    let backward = answer["levels"]["backward"].as_array().unwrap();
+    // The levels searched cover 18 moves: any shorter solution would have met in them.
+    assert!(forward.len() + backward.len() - 2 >= 17);
+    let verified = pegflip(&["verify", "english33", "-"], &json.stdout);
+    assert_eq!(verified.status.code(), Some(0));
+}
+
+/// Bergholt's 18-move line (1912), typed as the literature writes it, holds; joining two
+/// moves of different pegs into one (a 17-move claim) does not.
+#[test]
+fn bergholt_line_verifies_and_a_joined_claim_does_not() {
+    let out = pegflip(
+        &["verify", "english33", "--metric", "moves", "-"],
+        BERGHOLT.as_bytes(),
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "holds: 18 legal moves (31 jumps), each a chain of jumps by one piece, reach a target\n"
+    );
+    // In jumps, the same line is 31 moves.
+    let out = pegflip(&["verify", "english33", "-"], BERGHOLT.as_bytes());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "holds: 31 legal moves reach a target\n"
+    );
+    // An answer written by solve, with moves 13 and 14 (by different pegs) joined.
+    let json = pegflip(&["solve", "english33", "--metric", "moves", "--json"], b"");
+    let mut answer: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let moves = answer["moves"].as_array_mut().unwrap();
+    let second = moves.remove(13);
+    let first = &mut moves[12];
+    let first_jumps = first["jumps"].as_array_mut().unwrap();
+    first_jumps.extend(second["jumps"].as_array().unwrap().iter().cloned());
+    first["board"] = second["board"].clone();
+    answer["length"] = 17.into();
+    let claim = serde_json::to_vec(&answer).unwrap();
+    let out = pegflip(&["verify", "english33", "-"], &claim);
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.starts_with("does not hold: move 13 is not a chain of jumps by one piece"),
+        "{said}"
+    );
+    // A typed move that is no jump is refused at its cell.
+    let out = pegflip(
+        &["verify", "english33", "--metric", "moves", "-"],
+        b"46-44, 65-44",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .starts_with("<stdin>:1:11: error: the puzzle has no jump from e6 to d4")
+    );
+}
+
+/// The metric is refused where it does not apply yet, or means nothing.
+#[test]
+fn the_moves_metric_is_refused_where_it_does_not_apply() {
+    for (args, said) in [
+        (
+            &["solve", "flip4x4", "--metric", "moves"][..],
+            "metric \"moves\" counts a chain",
+        ),
+        (
+            &[
+                "solve",
+                "pebble12",
+                "--metric",
+                "moves",
+                "--",
+                "-o--o-oo----",
+            ][..],
+            "fewest-pieces goal",
+        ),
+        (
+            &["batch", "english33", "--metric", "moves", "/dev/null"][..],
+            "batch answers each case in jumps",
+        ),
+        (
+            &[
+                "states",
+                "english33",
+                "--from",
+                "start",
+                "--histogram",
+                "--metric",
+                "moves",
+            ][..],
+            "histograms are counted in jumps",
+        ),
+        (
+            &["solve", "english33", "--metric", "hops"][..],
+            "invalid value 'hops'",
+        ),
+    ] {
+        let out = pegflip(args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(said), "{args:?}: {stderr}");
+    }
+}
+
+/// Every position one move (a chain of jumps by one peg, or a prefix of one) after `state`,
+/// from the jumps as `[from, over, to]` cells: written here, apart from the library.
+fn one_move(jumps: &[[usize; 3]], state: u64, out: &mut HashSet<u64>) {
+    fn chain(jumps: &[[usize; 3]], state: u64, at: usize, out: &mut HashSet<u64>) {
+        for &[from, over, to] in jumps {
+            let legal = from == at && state >> over & 1 == 1 && state >> to & 1 == 0;
+            if legal {
+                let next = state & !(1 << from) & !(1 << over) | 1 << to;
+                out.insert(next);
+                chain(jumps, next, to, out);
+            }
+        }
+    }
+    for peg in (0..64).filter(|&c| state >> c & 1 == 1) {
+        chain(jumps, state, peg, out);
+    }
+}
+
+/// The fewest moves by breadth-first search over every position, no symmetry, one way.
+fn plain_fewest_moves(jumps: &[[usize; 3]], start: u64, targets: &HashSet<u64>) -> Option<usize> {
+    let mut seen: HashSet<u64> = HashSet::from([start]);
+    let mut level = vec![start];
+    for depth in 0.. {
+        if level.iter().any(|s| targets.contains(s)) {
+            return Some(depth);
+        }
+        let mut next = HashSet::new();
+        for &s in &level {
+            one_move(jumps, s, &mut next);
+        }
+        level = next.into_iter().filter(|s| seen.insert(*s)).collect();
+        if level.is_empty() {
+            return None;
+        }
+    }
+    None
+}
+
+/// On every board small enough, the planned search (bidirectional, up to symmetry) finds
+/// the same fewest moves as the plain search, or the same impossibility.
+#[test]
+fn fewest_moves_agree_with_a_plain_search() {
+    let cross = "name = \"cross\"\n[board]\nshape = [\"..o..\", \".ooo.\", \"ooooo\", \".ooo.\", \"..o..\"]\n\
+                 names = \"chess\"\n[[moves]]\njump = \"orthogonal\"\n[goal]\none-piece = \"anywhere\"\n";
+    let square = "name = \"square\"\n[board]\nrows = 4\ncols = 4\nnames = \"chess\"\n[[moves]]\n\
+                  jump = \"all\"\n[goal]\none-piece = \"anywhere\"\n";
+    let row = "name = \"row\"\n[board]\nrows = 1\ncols = 9\n[symbols]\non = \"o\"\noff = \"-\"\n\
+               [[moves]]\njump = \"orthogonal\"\n[goal]\none-piece = \"anywhere\"\n";
+    let triangle = std::fs::read_to_string(format!(
+        "{}/puzzles/triangle15.toml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let moves = [Override::parse("metric=\"moves\"").unwrap()];
+    let mut checked = 0;
+    let mut solved = 0;
+    for (name, text) in [
+        ("triangle15", triangle.as_str()),
+        ("cross", cross),
+        ("square", square),
+        ("row", row),
+    ] {
+        let puzzle = Puzzle::parse_with(text, name, &moves).unwrap();
+        let program = puzzle.compile().unwrap();
+        let jumps: Vec<[usize; 3]> = program
+            .moves()
+            .iter()
+            .map(|m| [m.cells[0].0, m.cells[1].0, m.cells[2].0])
+            .collect();
+        let pegflip::Goal::Targets(targets) = program.goal() else {
+            panic!("{name} has targets");
+        };
+        let targets: HashSet<u64> = targets.iter().map(|t| t.to_u64().unwrap()).collect();
+        let cells = program.cells();
+        // Every single vacancy, and boards with two or three holes.
+        let full = (1u64 << cells) - 1;
+        let mut starts: Vec<u64> = (0..cells).map(|c| full & !(1 << c)).collect();
+        starts.extend(
+            (0..cells)
+                .step_by(3)
+                .map(|c| full & !(1 << c) & !(1 << ((c + 5) % cells))),
+        );
+        starts.extend((0..cells).step_by(4).map(|c| full & !(0b1011 << c) & full));
+        for start in starts {
+            let expected = plain_fewest_moves(&jumps, start, &targets);
+            let board = pegflip::Bits::from_u64(cells, start);
+            let outcome = pegflip::solve(&program, &board, &puzzle.limits).unwrap();
+            let found = match &outcome {
+                Outcome::Solved(s) => {
+                    Some(s.chains.as_ref().expect("moves are chained").lengths.len())
+                }
+                Outcome::Unsolvable(_) => None,
+            };
+            assert_eq!(found, expected, "{name} from {}", puzzle.board_text(&board));
+            checked += 1;
+            solved += usize::from(found.is_some());
+        }
+    }
+    assert!(
+        checked > 80 && solved > 30,
+        "{checked} boards, {solved} solved"
+    );
+}
