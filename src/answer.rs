@@ -80,8 +80,10 @@ pub struct LevelSizes {
     pub forward: Vec<u64>,
     /// Positions that reach a target in `n` moves and no fewer.
     pub backward: Vec<u64>,
-    /// The number of symmetries the positions are taken up to.
-    pub symmetries: usize,
+    /// The number of symmetries forward positions are taken up to.
+    pub forward_symmetries: usize,
+    /// The number of symmetries backward positions are taken up to.
+    pub backward_symmetries: usize,
 }
 
 /// A parity certificate as written: the target it rules out and its cells.
@@ -333,7 +335,8 @@ impl Answer {
                     answer.levels = Some(LevelSizes {
                         forward: chains.levels.forward.clone(),
                         backward: chains.levels.backward.clone(),
-                        symmetries: chains.levels.symmetries,
+                        forward_symmetries: chains.levels.forward_symmetries,
+                        backward_symmetries: chains.levels.backward_symmetries,
                     });
                     answer.length = Some(moves.len());
                     answer.moves = Some(moves);

@@ -142,16 +142,20 @@ fn write_chains(
         levels.forward.len().saturating_sub(1),
         levels.backward.len().saturating_sub(1),
     )?;
+    let up_to = |n: usize| match n {
+        1 => "without symmetry".to_string(),
+        n => format!("up to {n} symmetries"),
+    };
     writeln!(
         out,
-        "positions per level, up to {} {}: forward {}; backward {}",
-        levels.symmetries,
-        if levels.symmetries == 1 {
-            "symmetry"
-        } else {
-            "symmetries"
-        },
+        "positions per level forward, {}: {}",
+        up_to(levels.forward_symmetries),
         sizes(&levels.forward),
+    )?;
+    writeln!(
+        out,
+        "positions per level backward, {}: {}",
+        up_to(levels.backward_symmetries),
         sizes(&levels.backward),
     )?;
     writeln!(out, "start")?;

@@ -66,8 +66,12 @@ pub struct Levels {
     pub forward: Vec<u64>,
     /// Positions per level backward from the targets.
     pub backward: Vec<u64>,
-    /// The number of symmetries positions were taken up to.
-    pub symmetries: usize,
+    /// The symmetries forward positions are taken up to: those that fix the
+    /// start and map the targets onto targets.
+    pub forward_symmetries: usize,
+    /// The symmetries backward positions are taken up to: those that map the
+    /// targets onto targets.
+    pub backward_symmetries: usize,
 }
 
 /// The jumps of a program, by the cell a peg leaves and the cell it lands on.
@@ -183,23 +187,34 @@ impl Jumps {
     }
 }
 
-/// One direction's levels: each position's level, and the last level.
-struct Side {
+/// One direction's levels: each position's level, and the last level, up
+/// to the side's own symmetries.
+struct Side<'a> {
     level_of: FxHashMap<u64, u32>,
     last: Vec<u64>,
     sizes: Vec<u64>,
     forward: bool,
+    group: &'a Symmetries,
 }
 
-impl Side {
-    fn new(sources: Vec<u64>, forward: bool) -> Side {
+impl<'a> Side<'a> {
+    fn new(sources: &[u64], forward: bool, group: &'a Symmetries) -> Side<'a> {
+        let mut sources: Vec<u64> = sources.iter().map(|&s| group.canon(s)).collect();
+        sources.sort_unstable();
+        sources.dedup();
         let level_of = sources.iter().map(|&s| (s, 0)).collect();
         Side {
             level_of,
             sizes: vec![sources.len() as u64],
             last: sources,
             forward,
+            group,
         }
+    }
+
+    /// The level of a position (any image of it), if it has one yet.
+    fn level(&self, position: u64) -> Option<u32> {
+        self.level_of.get(&self.group.canon(position)).copied()
     }
 
     fn depth(&self) -> u32 {
@@ -207,7 +222,8 @@ impl Side {
     }
 
     /// Adds the next level, on rayon's threads.
-    fn grow(&mut self, jumps: &Jumps, canon: &dyn Canon) {
+    fn grow(&mut self, jumps: &Jumps) {
+        let canon: &dyn Canon = self.group;
         let mut next: Vec<u64> = self
             .last
             .par_chunks(256)
@@ -248,28 +264,26 @@ pub fn fewest_moves(program: &Program, start: u64, limits: &Limits) -> Result<Mo
             "the moves metric needs a goal of target boards, not fewest pieces".into(),
         ));
     };
-    let targets: Vec<u64> = targets.iter().filter_map(|t| t.to_u64()).collect();
-    let group = Symmetries::of(program, &[start], limits)?;
-    let canon = |s: u64| group.canon(s);
-    let mut sources: Vec<u64> = targets.iter().map(|&t| canon(t)).collect();
-    sources.sort_unstable();
-    sources.dedup();
-    let mut fore = Side::new(vec![canon(start)], true);
-    let mut back = Side::new(sources, false);
-    // The best meeting: its forward and backward levels, and the position.
-    let mut best: Option<(u32, u32, u64)> = fore
-        .last
+    // Jumps keep a position in its class (its cosets of the span of the jumps'
+    // flips): only the targets in the start's class are searched back from.
+    let class = Span::new(&jumps.masks.flip);
+    let targets: Vec<u64> = targets
         .iter()
-        .find_map(|s| back.level_of.get(s).map(|&b| (0, b, *s)));
+        .filter_map(|t| t.to_u64())
+        .filter(|&t| class.contains(t ^ start))
+        .collect();
+    let fixing_start = Symmetries::of(program, &[start], limits)?;
+    let of_targets = Symmetries::of(program, &[], limits)?;
+    let mut fore = Side::new(&[start], true, &fixing_start);
+    let mut back = Side::new(&targets, false, &of_targets);
+    // The best meeting: its forward and backward levels, and the position.
+    let mut best: Option<(u32, u32, u64)> = back.level(start).map(|b| (0, b, start));
     loop {
         let (a, b) = (fore.depth(), back.depth());
         if best.is_some_and(|(f, g, _)| f + g <= a + b + 1) {
             break;
         }
         if fore.last.is_empty() || back.last.is_empty() {
-            if best.is_none() {
-                return Ok(MoveOutcome::Unsolvable(levels(&fore, &back, &group)));
-            }
             break;
         }
         let held = (fore.level_of.len() + back.level_of.len()) as u64 * BYTES_PER_POSITION;
@@ -281,50 +295,89 @@ pub fn fewest_moves(program: &Program, start: u64, limits: &Limits) -> Result<Mo
                 "raise --max-memory if the machine has room",
             ));
         }
-        let (grown, other) = if fore.last.len() <= back.last.len() {
-            (&mut fore, &back)
+        if fore.last.len() <= back.last.len() {
+            fore.grow(&jumps);
+            let depth = fore.depth();
+            for &s in &fore.last {
+                if let Some(g) = back.level(s) {
+                    best = better(best, (depth, g, s));
+                }
+            }
         } else {
-            (&mut back, &fore)
-        };
-        grown.grow(&jumps, &group);
-        let depth = grown.depth();
-        for &s in &grown.last {
-            if let Some(&o) = other.level_of.get(&s) {
-                let (f, g) = if grown.forward {
-                    (depth, o)
-                } else {
-                    (o, depth)
-                };
-                if best.is_none_or(|(bf, bg, _)| f + g < bf + bg) {
-                    best = Some((f, g, s));
+            back.grow(&jumps);
+            let depth = back.depth();
+            // A backward position stands for its orbit under the targets' symmetries,
+            // which the forward levels do not share: every image is looked up.
+            for &s in &back.last {
+                for k in 0..of_targets.len() {
+                    let image = of_targets.apply(k, s);
+                    if let Some(f) = fore.level(image) {
+                        best = better(best, (f, depth, image));
+                    }
                 }
             }
         }
     }
-    let Some((f, g, meeting)) = best else {
-        return Ok(MoveOutcome::Unsolvable(levels(&fore, &back, &group)));
-    };
-    let moves = rebuild(&jumps, &group, &fore, &back, meeting, f, g, start)?;
-    Ok(MoveOutcome::Solved(MoveSolution {
-        moves,
-        levels: levels(&fore, &back, &group),
-    }))
-}
-
-fn levels(fore: &Side, back: &Side, group: &Symmetries) -> Levels {
-    Levels {
+    let levels = Levels {
         forward: fore.sizes.clone(),
         backward: back.sizes.clone(),
-        symmetries: group.len(),
+        forward_symmetries: fixing_start.len(),
+        backward_symmetries: of_targets.len(),
+    };
+    let Some((f, g, meeting)) = best else {
+        return Ok(MoveOutcome::Unsolvable(levels));
+    };
+    let moves = rebuild(&jumps, &fore, &back, meeting, f, g, start)?;
+    Ok(MoveOutcome::Solved(MoveSolution { moves, levels }))
+}
+
+/// The meeting with fewer moves in all.
+fn better(best: Option<(u32, u32, u64)>, found: (u32, u32, u64)) -> Option<(u32, u32, u64)> {
+    match best {
+        Some((f, g, _)) if f + g <= found.0 + found.1 => best,
+        _ => Some(found),
+    }
+}
+
+/// The span of the jumps' flips over GF(2), in echelon form: a position's
+/// class is its coset, and jumps never leave it.
+struct Span {
+    /// Basis vectors by their highest bit.
+    basis: Vec<u64>,
+}
+
+impl Span {
+    fn new(vectors: &[u64]) -> Span {
+        let mut basis: Vec<u64> = Vec::new();
+        for &v in vectors {
+            let r = Span::reduce(&basis, v);
+            if r != 0 {
+                basis.push(r);
+                basis.sort_unstable_by(|a, b| b.cmp(a));
+            }
+        }
+        Span { basis }
+    }
+
+    fn reduce(basis: &[u64], mut v: u64) -> u64 {
+        for &b in basis {
+            let top = 63 - b.leading_zeros();
+            if v >> top & 1 == 1 {
+                v ^= b;
+            }
+        }
+        v
+    }
+
+    fn contains(&self, v: u64) -> bool {
+        Span::reduce(&self.basis, v) == 0
     }
 }
 
 /// The moves of a fewest solution through `meeting` (forward level `f`,
 /// backward level `g`), as actual positions from `start`.
-#[allow(clippy::too_many_arguments)]
 fn rebuild(
     jumps: &Jumps,
-    group: &Symmetries,
     fore: &Side,
     back: &Side,
     meeting: u64,
@@ -339,7 +392,7 @@ fn rebuild(
     for level in (0..f).rev() {
         let mut step = None;
         jumps.backward(at, &mut |prev, chain| {
-            if fore.level_of.get(&group.canon(prev)) == Some(&level) {
+            if fore.level(prev) == Some(level) {
                 step = Some((prev, chain.to_vec()));
                 return false;
             }
@@ -357,7 +410,7 @@ fn rebuild(
     for level in (0..g).rev() {
         let mut step = None;
         jumps.forward(at, &mut |next, chain| {
-            if back.level_of.get(&group.canon(next)) == Some(&level) {
+            if back.level(next) == Some(level) {
                 step = Some((next, chain.to_vec()));
                 return false;
             }
