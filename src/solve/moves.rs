@@ -34,8 +34,17 @@ use crate::limits::Limits;
 use crate::program::{Goal, MoveKind, Program};
 use crate::solve::search::Masks;
 
-/// The bytes a position costs in a level map (key, level and table slack).
-const BYTES_PER_POSITION: u64 = 32;
+/// The bytes a level map takes per position of its capacity: a slot of a key,
+/// a level and padding (16 bytes), a control byte, and the free slots a hash
+/// table keeps (an eighth).
+const MAP_SLOT_BYTES: u64 = 20;
+
+/// Parents expanded at a time while a level grows.
+const CHUNK: usize = 1 << 18;
+
+/// Successors per parent allowed for while a chunk is expanded: chains from
+/// every peg, most of them found again from other parents.
+const SUCCESSORS_PER_PARENT: u64 = 64;
 
 /// A fewest-moves answer: the moves, each a chain of jumps, and how
 /// optimality was established.
@@ -221,35 +230,72 @@ impl<'a> Side<'a> {
         self.sizes.len() as u32 - 1
     }
 
-    /// Adds the next level, on rayon's threads.
-    fn grow(&mut self, jumps: &Jumps) {
+    /// The bytes this side holds: its level map (slots of a key and a
+    /// level, with the table's control bytes) and its last level.
+    fn bytes(&self) -> u64 {
+        self.level_of.capacity() as u64 * MAP_SLOT_BYTES + self.last.capacity() as u64 * 8
+    }
+
+    /// Adds the next level, on rayon's threads: parents a chunk at a time, so
+    /// that their successors (most of them found many times) stay bounded
+    /// before they are deduplicated. Refused when what is held beside
+    /// `other_bytes` would pass `max_memory`, before a chunk is expanded.
+    fn grow(&mut self, jumps: &Jumps, other_bytes: u64, max_memory: u64) -> Result<()> {
         let canon: &dyn Canon = self.group;
-        let mut next: Vec<u64> = self
-            .last
-            .par_chunks(256)
-            .flat_map_iter(|part| {
-                let mut out = Vec::new();
-                for &s in part {
-                    let mut push = |t: u64, _: &[usize]| {
-                        out.push(canon.canon(t));
-                        true
-                    };
-                    if self.forward {
-                        jumps.forward(s, &mut push);
-                    } else {
-                        jumps.backward(s, &mut push);
-                    }
-                }
-                out
-            })
-            .collect();
-        next.par_sort_unstable();
-        next.dedup();
-        next.retain(|s| !self.level_of.contains_key(s));
         let depth = self.depth() + 1;
-        self.level_of.extend(next.iter().map(|&s| (s, depth)));
+        let mut next: Vec<u64> = Vec::new();
+        let last = std::mem::take(&mut self.last);
+        for chunk in last.chunks(CHUNK) {
+            // The chunk's successors, then room for the map to double if they are new.
+            let buffered = chunk.len() as u64 * SUCCESSORS_PER_PARENT * 8;
+            let growth = self.level_of.capacity().max(chunk.len()) as u64 * MAP_SLOT_BYTES * 2;
+            let held = other_bytes
+                + self.bytes()
+                + last.len() as u64 * 8
+                + next.capacity() as u64 * 8
+                + buffered
+                + growth;
+            if held > max_memory {
+                return Err(Error::Limit {
+                    what: "the memory of the move levels searched so far, and the next chunk \
+                           (estimated)"
+                        .into(),
+                    name: "max-memory",
+                    value: u128::from(held),
+                    limit: u128::from(max_memory),
+                    hint: "raise --max-memory if the machine has room".into(),
+                });
+            }
+            let mut found: Vec<u64> = chunk
+                .par_chunks(256)
+                .flat_map_iter(|part| {
+                    let mut out = Vec::new();
+                    for &s in part {
+                        let mut push = |t: u64, _: &[usize]| {
+                            out.push(canon.canon(t));
+                            true
+                        };
+                        if self.forward {
+                            jumps.forward(s, &mut push);
+                        } else {
+                            jumps.backward(s, &mut push);
+                        }
+                    }
+                    out
+                })
+                .collect();
+            found.par_sort_unstable();
+            found.dedup();
+            for t in found {
+                if let std::collections::hash_map::Entry::Vacant(slot) = self.level_of.entry(t) {
+                    slot.insert(depth);
+                    next.push(t);
+                }
+            }
+        }
         self.sizes.push(next.len() as u64);
         self.last = next;
+        Ok(())
     }
 }
 
@@ -286,17 +332,9 @@ pub fn fewest_moves(program: &Program, start: u64, limits: &Limits) -> Result<Mo
         if fore.last.is_empty() || back.last.is_empty() {
             break;
         }
-        let held = (fore.level_of.len() + back.level_of.len()) as u64 * BYTES_PER_POSITION;
-        if held > limits.max_memory {
-            return Err(limits.exceeded(
-                "max-memory",
-                "the memory of the move levels searched so far (estimated)",
-                u128::from(held),
-                "raise --max-memory if the machine has room",
-            ));
-        }
+        let budget = limits.max_memory;
         if fore.last.len() <= back.last.len() {
-            fore.grow(&jumps);
+            fore.grow(&jumps, back.bytes(), budget)?;
             let depth = fore.depth();
             for &s in &fore.last {
                 if let Some(g) = back.level(s) {
@@ -304,7 +342,7 @@ pub fn fewest_moves(program: &Program, start: u64, limits: &Limits) -> Result<Mo
                 }
             }
         } else {
-            back.grow(&jumps);
+            back.grow(&jumps, fore.bytes(), budget)?;
             let depth = back.depth();
             // A backward position stands for its orbit under the targets' symmetries,
             // which the forward levels do not share: every image is looked up.

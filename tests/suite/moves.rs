@@ -139,6 +139,17 @@ fn the_moves_metric_is_refused_where_it_does_not_apply() {
             &["solve", "english33", "--metric", "hops"][..],
             "invalid value 'hops'",
         ),
+        (
+            &[
+                "solve",
+                "english33",
+                "--metric",
+                "moves",
+                "--max-memory",
+                "40M",
+            ][..],
+            "past the limit max-memory",
+        ),
     ] {
         let out = pegflip(args, b"");
         assert_eq!(out.status.code(), Some(2), "{args:?}");
