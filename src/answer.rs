@@ -78,11 +78,17 @@ pub struct Step {
 pub struct LevelSizes {
     /// Positions reached in `n` moves and no fewer, `n` = 0, 1, ...
     pub forward: Vec<u64>,
-    /// Positions that reach a target in `n` moves and no fewer.
+    /// Positions that reach a target in `n` moves and no fewer, summed over
+    /// the targets searched back from.
     pub backward: Vec<u64>,
+    /// The targets searched back from, one per orbit under the symmetries
+    /// that fix the start.
+    #[serde(default)]
+    pub targets: usize,
     /// The number of symmetries forward positions are taken up to.
     pub forward_symmetries: usize,
-    /// The number of symmetries backward positions are taken up to.
+    /// The number of symmetries backward positions are taken up to (with
+    /// several targets, the fewest any of them has).
     pub backward_symmetries: usize,
 }
 
@@ -335,6 +341,7 @@ impl Answer {
                     answer.levels = Some(LevelSizes {
                         forward: chains.levels.forward.clone(),
                         backward: chains.levels.backward.clone(),
+                        targets: chains.levels.targets,
                         forward_symmetries: chains.levels.forward_symmetries,
                         backward_symmetries: chains.levels.backward_symmetries,
                     });

@@ -394,14 +394,38 @@ fn batch_plan(
     Ok(plan)
 }
 
-fn states_plan(program: &Program, q: &StatesQuery, limits: &Limits) -> Result<Plan> {
-    if program.puzzle().metric == crate::Metric::Moves && q.output == Output::Histogram {
+/// A histogram by moves: levels forward from a start (`--from S --reachable`), or
+/// backward from the goal's targets (no `--from`), each to the end.
+fn move_levels_plan(program: &Program, q: &StatesQuery, limits: &Limits) -> Result<Plan> {
+    if q.from && !q.reachable {
         return Err(Error::Usage(
-            "histograms are counted in jumps for now: levels by moves (a chain of jumps by one \
-             piece counting once) are not built by `states` yet; drop --metric moves, or see \
-             the levels `solve --metric moves` prints"
+            "with --metric moves, --histogram counts levels forward from a start (add \
+             --reachable) or backward from the goal (drop --from)"
                 .into(),
         ));
+    }
+    if !q.from && !matches!(program.goal(), Goal::Targets(_)) {
+        return Err(Error::Usage(
+            "levels by moves back from the goal need target boards, not fewest pieces; \
+             give --from BOARD --reachable"
+                .into(),
+        ));
+    }
+    require_search_cells(program)?;
+    // The levels are not known before the run, which stops with the limit error when what
+    // it holds would pass the budget.
+    let cells = program.cells();
+    Ok(Plan {
+        engine: Engine::MoveLevels,
+        memory: 5 << 20,
+        work: (1u128 << cells.min(127)) * program.moves().len() as u128,
+        budget: limits.max_memory,
+    })
+}
+
+fn states_plan(program: &Program, q: &StatesQuery, limits: &Limits) -> Result<Plan> {
+    if program.puzzle().metric == crate::Metric::Moves && q.output == Output::Histogram {
+        return move_levels_plan(program, q, limits);
     }
     if q.reachable && !q.from {
         return Err(Error::Usage(

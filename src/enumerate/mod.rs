@@ -99,7 +99,7 @@ impl Count {
             .filter(|v| v >> self.shift == self.mult)
     }
 
-    fn add(&mut self, n: u128) {
+    pub(crate) fn add(&mut self, n: u128) {
         let v = self.to_u128().unwrap_or(u128::MAX);
         *self = Count::new(v.saturating_add(n));
     }
@@ -174,6 +174,15 @@ pub fn enumerate(
             histogram: BTreeMap::new(),
             symmetries: 1,
         });
+    }
+    if plan.engine == Engine::MoveLevels {
+        let from = match &request.from {
+            Some(b) => Some(b.to_u64().ok_or_else(|| {
+                Error::Internal("levels by moves on a board of more than 64 cells".into())
+            })?),
+            None => None,
+        };
+        return crate::solve::moves::histogram(program, from, request.symmetry, limits);
     }
     // A visitor wants the states themselves, which only the layered search yields.
     if plan.engine == Engine::PegOrbits && visit.is_none() {

@@ -132,10 +132,17 @@ fn write_chains(
     let symbols = &program.puzzle().symbols;
     let levels = &chains.levels;
     let sizes = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+    let (back_to, per_target) = match levels.targets {
+        0 | 1 => (String::new(), String::new()),
+        n => (
+            " at most".to_string(),
+            format!(" from each of {n} targets (one per orbit)"),
+        ),
+    };
     writeln!(
         out,
         "fewest moves, proved: {} {} ({} jumps); levels by moves searched forward to {} and \
-         backward to {}, and none shorter meets",
+         backward to{back_to} {}{per_target}, and none shorter meets",
         chains.lengths.len(),
         plural(chains.lengths.len(), "move"),
         jumps.len(),
@@ -152,12 +159,20 @@ fn write_chains(
         up_to(levels.forward_symmetries),
         sizes(&levels.forward),
     )?;
-    writeln!(
-        out,
-        "positions per level backward, {}: {}",
-        up_to(levels.backward_symmetries),
-        sizes(&levels.backward),
-    )?;
+    match levels.targets {
+        0 | 1 => writeln!(
+            out,
+            "positions per level backward, {}: {}",
+            up_to(levels.backward_symmetries),
+            sizes(&levels.backward),
+        )?,
+        n => writeln!(
+            out,
+            "positions per level backward, summed over the {n} targets, each up to its own \
+             symmetries: {}",
+            sizes(&levels.backward),
+        )?,
+    }
     writeln!(out, "start")?;
     picture(out, start, program, symbols.on(), symbols.off())?;
     let mut state = start.clone();

@@ -197,7 +197,13 @@ fn solve_moves(program: &Program, start: &Bits, limits: &Limits) -> Result<Outco
     let word = start
         .to_u64()
         .ok_or_else(|| Error::Internal("a searched board of more than 64 cells".into()))?;
-    let found = match moves::fewest_moves(program, word, limits)? {
+    let Outcome::Solved(known) = &reachable else {
+        return Err(Error::Internal(
+            "a search outcome neither solved nor not".into(),
+        ));
+    };
+    let known = known.moves.to_vec();
+    let found = match moves::fewest_moves(program, word, Some(&known), limits)? {
         moves::MoveOutcome::Solved(found) => found,
         moves::MoveOutcome::Unsolvable(_) => {
             return Err(Error::Internal(

@@ -5,11 +5,19 @@
 //! the same number of moves, so the fewest moves need their own search.
 //!
 //! Level `n` forward is the set of positions reached from the start in `n`
-//! moves and no fewer; level `n` backward is the set of positions that reach
-//! a target in `n` moves and no fewer. A backward move is a chain of
-//! reversed jumps by one peg: the peg jumps back over a hole, which gets a
-//! peg, into a hole. Positions are kept up to the symmetries that fix the
-//! start and map the targets onto targets, so that levels are orbits.
+//! moves and no fewer; level `n` backward from a target is the set of
+//! positions that reach it in `n` moves and no fewer. A backward move is a
+//! chain of reversed jumps by one peg: the peg jumps back over a hole, which
+//! gets a peg, into a hole. Forward positions are kept up to the symmetries
+//! that fix the start, backward ones up to those that fix their target, so
+//! that levels are orbits.
+//!
+//! The forward levels are shared; each target (one per orbit under the
+//! start's symmetries, and only those in the start's position class) is
+//! searched back from on its own, because backward levels from many targets
+//! at once grow far faster than from one. A known solution in jumps, cut
+//! into moves, bounds every search from the start, and its target goes
+//! first, so that the other targets are searched only for something shorter.
 //!
 //! The side with the smaller last level grows by one level at a time. When
 //! forward levels `0..=a` and backward levels `0..=b` are complete and the
@@ -73,19 +81,27 @@ pub struct Levels {
     /// Positions per level forward from the start: entry `n` is the number
     /// reached in `n` moves and no fewer.
     pub forward: Vec<u64>,
-    /// Positions per level backward from the targets.
+    /// Positions per level backward, summed over the targets searched back
+    /// from (each level `n` of each target: the positions that reach it in
+    /// `n` moves and no fewer).
     pub backward: Vec<u64>,
+    /// The targets searched back from: those in the start's class, one per
+    /// orbit under the symmetries that fix the start.
+    pub targets: usize,
     /// The symmetries forward positions are taken up to: those that fix the
     /// start and map the targets onto targets.
     pub forward_symmetries: usize,
-    /// The symmetries backward positions are taken up to: those that map the
-    /// targets onto targets.
+    /// The symmetries backward positions are taken up to: those that fix the
+    /// target (with several targets, the fewest any of them has).
     pub backward_symmetries: usize,
 }
 
 /// The jumps of a program, by the cell a peg leaves and the cell it lands on.
 struct Jumps {
     masks: Masks,
+    /// Per jump: the cell it leaves and the cell it lands on.
+    from: Vec<usize>,
+    to: Vec<usize>,
     /// Per cell: the jumps leaving it, with their landing cell.
     leaving: Vec<Vec<(usize, usize)>>,
     /// Per cell: the jumps landing on it, with the cell they leave.
@@ -98,6 +114,7 @@ impl Jumps {
         let cells = program.cells();
         let mut leaving = vec![Vec::new(); cells];
         let mut landing = vec![Vec::new(); cells];
+        let (mut from_cells, mut to_cells) = (Vec::new(), Vec::new());
         for (j, m) in program.moves().iter().enumerate() {
             let from_over_to = m.kind == MoveKind::Jump && m.cells.len() == 3;
             if !from_over_to {
@@ -110,12 +127,34 @@ impl Jumps {
             let (from, to) = (m.cells[0].0, m.cells[2].0);
             leaving[from].push((j, to));
             landing[to].push((j, from));
+            from_cells.push(from);
+            to_cells.push(to);
         }
         Ok(Jumps {
             masks,
+            from: from_cells,
+            to: to_cells,
             leaving,
             landing,
         })
+    }
+
+    /// A solution in jumps from `start` cut into moves (each run of jumps by
+    /// one peg), with the position it ends on.
+    fn chains(&self, start: u64, solution: &[usize]) -> (Vec<Vec<usize>>, u64) {
+        let mut moves: Vec<Vec<usize>> = Vec::new();
+        let mut at = None;
+        let mut state = start;
+        for &j in solution {
+            let from = self.from[j];
+            match moves.last_mut() {
+                Some(chain) if at == Some(from) => chain.push(j),
+                _ => moves.push(vec![j]),
+            }
+            at = Some(self.to[j]);
+            state ^= self.masks.flip[j];
+        }
+        (moves, state)
     }
 
     /// Calls `found(position, chain)` for every position one move after
@@ -156,8 +195,9 @@ impl Jumps {
     }
 
     /// Calls `found(position, chain)` for every position one move before
-    /// `state`, with the chain (in the order played) that leads from it to
-    /// `state`, until `found` returns false.
+    /// `state`, with the chain that leads from it to `state` given last
+    /// jump first (reverse it for the order played), until `found` returns
+    /// false.
     fn backward(&self, state: u64, found: &mut dyn FnMut(u64, &[usize]) -> bool) -> bool {
         let mut chain = Vec::new();
         let mut pegs = state;
@@ -184,8 +224,7 @@ impl Jumps {
             let before = state ^ self.masks.flip[j];
             if self.masks.legal(before, j) {
                 chain.push(j);
-                let played: Vec<usize> = chain.iter().rev().copied().collect();
-                let go_on = found(before, &played) && self.chain_into(before, from, chain, found);
+                let go_on = found(before, chain) && self.chain_into(before, from, chain, found);
                 chain.pop();
                 if !go_on {
                     return false;
@@ -196,8 +235,9 @@ impl Jumps {
     }
 }
 
-/// One direction's levels: each position's level, and the last level, up
-/// to the side's own symmetries.
+/// One direction's levels (forward from the start, or backward from one
+/// target): each position's level, and the last level, up to the side's
+/// own symmetries.
 struct Side<'a> {
     level_of: FxHashMap<u64, u32>,
     last: Vec<u64>,
@@ -303,74 +343,156 @@ impl<'a> Side<'a> {
 /// jump; the goal a set of targets), proved by levels searched both ways.
 /// The answer's chains are replayed by the caller's check. Refused past the
 /// limit `max-memory`.
-pub fn fewest_moves(program: &Program, start: u64, limits: &Limits) -> Result<MoveOutcome> {
+///
+/// `known`, when given, is a solution in jumps from `start` (it must reach a
+/// target): its moves bound every search, its target is searched first, and
+/// it is the answer when nothing shorter exists.
+///
+/// The forward levels are shared by every target; each target (one per
+/// orbit under the symmetries that fix the start) gets backward levels of
+/// its own, searched only for meetings shorter than the best so far.
+pub fn fewest_moves(
+    program: &Program,
+    start: u64,
+    known: Option<&[usize]>,
+    limits: &Limits,
+) -> Result<MoveOutcome> {
     let jumps = Jumps::new(program)?;
     let Goal::Targets(targets) = program.goal() else {
         return Err(Error::Usage(
             "the moves metric needs a goal of target boards, not fewest pieces".into(),
         ));
     };
+    let fixing_start = Symmetries::of(program, &[start], limits)?;
     // Jumps keep a position in its class (its cosets of the span of the jumps'
     // flips): only the targets in the start's class are searched back from.
     let class = Span::new(&jumps.masks.flip);
-    let targets: Vec<u64> = targets
+    let mut targets: Vec<u64> = targets
         .iter()
         .filter_map(|t| t.to_u64())
         .filter(|&t| class.contains(t ^ start))
+        .map(|t| fixing_start.canon(t))
         .collect();
-    let fixing_start = Symmetries::of(program, &[start], limits)?;
-    let of_targets = Symmetries::of(program, &[], limits)?;
+    targets.sort_unstable();
+    targets.dedup();
+    let known: Option<(Vec<Vec<usize>>, u64)> = known.map(|k| jumps.chains(start, k));
+    if let Some((_, end)) = &known {
+        let end = fixing_start.canon(*end);
+        if let Some(i) = targets.iter().position(|&t| t == end) {
+            targets[..=i].rotate_right(1);
+        }
+    }
+    let incumbent: Option<u32> = known.as_ref().map(|(chains, _)| chains.len() as u32);
+    let groups: Vec<Symmetries> = targets
+        .iter()
+        .map(|&t| Symmetries::of(program, &[t], limits))
+        .collect::<Result<_>>()?;
     let mut fore = Side::new(&[start], true, &fixing_start);
-    let mut back = Side::new(&targets, false, &of_targets);
-    // The best meeting: its forward and backward levels, and the position.
-    let mut best: Option<(u32, u32, u64)> = back.level(start).map(|b| (0, b, start));
-    loop {
-        let (a, b) = (fore.depth(), back.depth());
-        if best.is_some_and(|(f, g, _)| f + g <= a + b + 1) {
-            break;
+    let mut best: Option<Best> = None;
+    let mut backward: Vec<u64> = Vec::new();
+    for (&target, group) in targets.iter().zip(&groups) {
+        let mut back = Side::new(&[target], false, group);
+        let mut found: Option<Meeting> = None;
+        let held = |best: &Option<Best>| best.as_ref().map_or(0, |b| b.back.bytes());
+        for k in 0..group.len() {
+            let image = group.apply(k, target);
+            if let Some(f) = fore.level(image) {
+                found = better(found, (f, 0, image));
+            }
         }
-        if fore.last.is_empty() || back.last.is_empty() {
-            break;
-        }
-        let budget = limits.max_memory;
-        if fore.last.len() <= back.last.len() {
-            fore.grow(&jumps, back.bytes(), budget)?;
-            let depth = fore.depth();
-            for &s in &fore.last {
-                if let Some(g) = back.level(s) {
-                    best = better(best, (depth, g, s));
+        loop {
+            let (a, b) = (fore.depth(), back.depth());
+            let cap = [
+                found.map(total),
+                best.as_ref().map(|b| total(b.meeting)),
+                incumbent,
+            ]
+            .into_iter()
+            .flatten()
+            .min();
+            if cap.is_some_and(|cap| cap <= a + b + 1) {
+                break;
+            }
+            if fore.last.is_empty() || back.last.is_empty() {
+                break;
+            }
+            let budget = limits.max_memory;
+            if fore.last.len() <= back.last.len() {
+                fore.grow(&jumps, back.bytes() + held(&best), budget)?;
+                let depth = fore.depth();
+                let met = fore
+                    .last
+                    .par_iter()
+                    .filter_map(|&s| back.level(s).map(|g| (depth, g, s)))
+                    .min_by_key(|&m| (total(m), m.2));
+                if let Some(m) = met {
+                    found = better(found, m);
+                }
+            } else {
+                back.grow(&jumps, fore.bytes() + held(&best), budget)?;
+                let depth = back.depth();
+                // A backward position stands for its orbit under the target's symmetries,
+                // which the forward levels do not share: every image is looked up.
+                let met = back
+                    .last
+                    .par_iter()
+                    .flat_map_iter(|&s| (0..group.len()).map(move |k| group.apply(k, s)))
+                    .filter_map(|image| fore.level(image).map(|f| (f, depth, image)))
+                    .min_by_key(|&m| (total(m), m.2));
+                if let Some(m) = met {
+                    found = better(found, m);
                 }
             }
-        } else {
-            back.grow(&jumps, fore.bytes(), budget)?;
-            let depth = back.depth();
-            // A backward position stands for its orbit under the targets' symmetries,
-            // which the forward levels do not share: every image is looked up.
-            for &s in &back.last {
-                for k in 0..of_targets.len() {
-                    let image = of_targets.apply(k, s);
-                    if let Some(f) = fore.level(image) {
-                        best = better(best, (f, depth, image));
-                    }
-                }
+        }
+        for (n, &size) in back.sizes.iter().enumerate() {
+            match backward.get_mut(n) {
+                Some(sum) => *sum += size,
+                None => backward.push(size),
+            }
+        }
+        if let Some(meeting) = found {
+            let shorter = |than: Option<u32>| than.is_none_or(|t| total(meeting) < t);
+            if shorter(best.as_ref().map(|b| total(b.meeting))) && shorter(incumbent) {
+                best = Some(Best { meeting, back });
             }
         }
     }
     let levels = Levels {
         forward: fore.sizes.clone(),
-        backward: back.sizes.clone(),
+        backward,
+        targets: targets.len(),
         forward_symmetries: fixing_start.len(),
-        backward_symmetries: of_targets.len(),
+        backward_symmetries: groups.iter().map(Symmetries::len).min().unwrap_or(1),
     };
-    let Some((f, g, meeting)) = best else {
-        return Ok(MoveOutcome::Unsolvable(levels));
+    let Some(Best { meeting, back }) = best else {
+        return Ok(match known {
+            Some((moves, _)) => MoveOutcome::Solved(MoveSolution { moves, levels }),
+            None => MoveOutcome::Unsolvable(levels),
+        });
     };
-    let moves = rebuild(&jumps, &fore, &back, meeting, f, g, start)?;
+    let (f, g, at) = meeting;
+    let moves = rebuild(&jumps, &fore, &back, at, f, g, start)?;
     Ok(MoveOutcome::Solved(MoveSolution { moves, levels }))
 }
 
+/// A meeting of the two searches: its forward level, its backward level,
+/// and the position.
+type Meeting = (u32, u32, u64);
+
+/// The best meeting over the targets searched so far, with the backward
+/// levels it was found in (kept to rebuild the moves).
+struct Best<'a> {
+    meeting: Meeting,
+    back: Side<'a>,
+}
+
+/// The moves of a solution through a meeting.
+fn total(meeting: Meeting) -> u32 {
+    meeting.0 + meeting.1
+}
+
 /// The meeting with fewer moves in all.
-fn better(best: Option<(u32, u32, u64)>, found: (u32, u32, u64)) -> Option<(u32, u32, u64)> {
+fn better(best: Option<Meeting>, found: Meeting) -> Option<Meeting> {
     match best {
         Some((f, g, _)) if f + g <= found.0 + found.1 => best,
         _ => Some(found),
@@ -431,7 +553,7 @@ fn rebuild(
         let mut step = None;
         jumps.backward(at, &mut |prev, chain| {
             if fore.level(prev) == Some(level) {
-                step = Some((prev, chain.to_vec()));
+                step = Some((prev, chain.iter().rev().copied().collect()));
                 return false;
             }
             true
@@ -459,4 +581,56 @@ fn rebuild(
         at = next;
     }
     Ok(before)
+}
+
+/// Levels by moves, each to the end: forward from `from` (the positions
+/// reached in `n` moves and no fewer), or, without `from`, backward from the
+/// goal's targets (the positions that reach a target in `n` moves and no
+/// fewer). Counted as orbits with `symmetry`, else as positions (each orbit
+/// by its size). Refused past the limit `max-memory`.
+pub fn histogram(
+    program: &Program,
+    from: Option<u64>,
+    symmetry: bool,
+    limits: &Limits,
+) -> Result<crate::enumerate::Summary> {
+    let jumps = Jumps::new(program)?;
+    let (sources, forward, fixed): (Vec<u64>, bool, Vec<u64>) = match from {
+        Some(start) => (vec![start], true, vec![start]),
+        None => {
+            let Goal::Targets(targets) = program.goal() else {
+                return Err(Error::Usage(
+                    "levels by moves back from the goal need target boards, not fewest pieces"
+                        .into(),
+                ));
+            };
+            (
+                targets.iter().filter_map(|t| t.to_u64()).collect(),
+                false,
+                Vec::new(),
+            )
+        }
+    };
+    let group = Symmetries::of(program, &fixed, limits)?;
+    let mut side = Side::new(&sources, forward, &group);
+    let mut summary = crate::enumerate::Summary {
+        symmetries: if symmetry { group.len() } else { 1 },
+        ..Default::default()
+    };
+    let mut depth = 0;
+    while !side.last.is_empty() {
+        let n: u128 = if symmetry {
+            side.last.len() as u128
+        } else {
+            side.last
+                .par_iter()
+                .map(|&s| (group.len() / group.stabilizer(s)) as u128)
+                .sum()
+        };
+        summary.histogram.insert(depth, n);
+        summary.count.add(n);
+        side.grow(&jumps, 0, limits.max_memory)?;
+        depth += 1;
+    }
+    Ok(summary)
 }

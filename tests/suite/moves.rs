@@ -133,7 +133,7 @@ fn the_moves_metric_is_refused_where_it_does_not_apply() {
                 "--metric",
                 "moves",
             ][..],
-            "histograms are counted in jumps",
+            "levels forward from a start (add --reachable)",
         ),
         (
             &["solve", "english33", "--metric", "hops"][..],
@@ -302,6 +302,18 @@ fn triangle_vacancies(n: usize) -> Vec<Option<usize>> {
 fn triangles_of_side_4_to_6_take_bells_fewest_moves() {
     let t4 = triangle_vacancies(4);
     assert_eq!(t4.iter().filter(|m| m.is_some()).count(), 6);
+    // README's table, per vacancy (holes numbered by rows from the apex).
+    let some = |v: &[usize]| v.iter().map(|&m| Some(m)).collect::<Vec<_>>();
+    assert_eq!(
+        triangle_vacancies(5),
+        some(&[10, 10, 10, 9, 11, 9, 10, 11, 11, 10, 10, 10, 9, 10, 10])
+    );
+    assert_eq!(
+        triangle_vacancies(6),
+        some(&[
+            10, 9, 9, 9, 10, 9, 9, 9, 9, 9, 9, 10, 9, 10, 9, 10, 9, 9, 9, 9, 10
+        ])
+    );
     for (n, fewest) in [(4, 5), (5, 9), (6, 9)] {
         let found = if n == 4 {
             t4.clone()
@@ -323,4 +335,118 @@ fn triangles_of_side_4_to_6_take_bells_fewest_moves() {
 fn triangle_of_side_7_takes_bells_fewest_moves() {
     let found = triangle_vacancies(7);
     assert_eq!(found.iter().flatten().min(), Some(&12), "{found:?}");
+}
+
+/// `states --histogram` under the moves metric: levels forward from a start and back from
+/// the goal, each to the end, against plain searches over every position of small boards.
+#[test]
+fn move_histograms_agree_with_plain_searches() {
+    use pegflip::enumerate::{Request, enumerate};
+    use pegflip::plan::Output;
+    use std::collections::{BTreeMap, HashMap};
+    let cross = "name = \"cross\"\n[board]\nshape = [\"..o..\", \".ooo.\", \"ooooo\", \".ooo.\", \"..o..\"]\n\
+                 names = \"chess\"\n[[moves]]\njump = \"orthogonal\"\n[goal]\none-piece = \"anywhere\"\n";
+    let triangle = std::fs::read_to_string(format!(
+        "{}/puzzles/triangle15.toml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let moves = [Override::parse("metric=\"moves\"").unwrap()];
+    for (name, text) in [("triangle15", triangle.as_str()), ("cross", cross)] {
+        let puzzle = Puzzle::parse_with(text, name, &moves).unwrap();
+        let program = puzzle.compile().unwrap();
+        let cells = program.cells();
+        let jumps: Vec<[usize; 3]> = program
+            .moves()
+            .iter()
+            .map(|m| [m.cells[0].0, m.cells[1].0, m.cells[2].0])
+            .collect();
+        let pegflip::Goal::Targets(targets) = program.goal() else {
+            panic!("{name} has targets");
+        };
+        // Every position's successors by one move, and the fewest moves to a target by a
+        // breadth-first search over the reversed edges.
+        let all: Vec<u64> = (0..1u64 << cells).collect();
+        let mut before: HashMap<u64, Vec<u64>> = HashMap::new();
+        for &s in &all {
+            let mut next = HashSet::new();
+            one_move(&jumps, s, &mut next);
+            for t in next {
+                before.entry(t).or_default().push(s);
+            }
+        }
+        let mut to_goal: HashMap<u64, u32> = HashMap::new();
+        let mut level: Vec<u64> = targets.iter().map(|t| t.to_u64().unwrap()).collect();
+        for &t in &level {
+            to_goal.insert(t, 0);
+        }
+        for depth in 1.. {
+            let mut next = Vec::new();
+            for s in &level {
+                for &p in before.get(s).into_iter().flatten() {
+                    if let std::collections::hash_map::Entry::Vacant(slot) = to_goal.entry(p) {
+                        slot.insert(depth);
+                        next.push(p);
+                    }
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            level = next;
+        }
+        let mut expected_back: BTreeMap<u32, u128> = BTreeMap::new();
+        for d in to_goal.values() {
+            *expected_back.entry(*d).or_default() += 1;
+        }
+        let histogram = |from: Option<pegflip::Bits>, symmetry: bool| {
+            let request = Request {
+                reachable: from.is_some(),
+                from,
+                symmetry,
+                output: Output::Histogram,
+                distances: false,
+            };
+            enumerate(&program, &request, &puzzle.limits, None)
+                .unwrap()
+                .histogram
+        };
+        assert_eq!(histogram(None, false), expected_back, "{name} backward");
+        // Forward from a few single vacancies, with and without symmetry.
+        let full = (1u64 << cells) - 1;
+        for vacancy in (0..cells).step_by(2) {
+            let start = full & !(1 << vacancy);
+            let mut seen: HashMap<u64, u32> = HashMap::from([(start, 0)]);
+            let mut level = vec![start];
+            for depth in 1.. {
+                let mut next = HashSet::new();
+                for &s in &level {
+                    one_move(&jumps, s, &mut next);
+                }
+                level = next.into_iter().filter(|s| !seen.contains_key(s)).collect();
+                for &s in &level {
+                    seen.insert(s, depth);
+                }
+                if level.is_empty() {
+                    break;
+                }
+            }
+            let mut expected: BTreeMap<u32, u128> = BTreeMap::new();
+            for d in seen.values() {
+                *expected.entry(*d).or_default() += 1;
+            }
+            let board = pegflip::Bits::from_u64(cells, start);
+            assert_eq!(
+                histogram(Some(board.clone()), false),
+                expected,
+                "{name} from {vacancy}"
+            );
+            let orbits = histogram(Some(board), true);
+            assert_eq!(
+                orbits.keys().collect::<Vec<_>>(),
+                expected.keys().collect::<Vec<_>>()
+            );
+            assert!(orbits.iter().all(|(d, n)| *n <= expected[d] && *n > 0));
+        }
+    }
 }

@@ -1,0 +1,61 @@
+//! Fewest moves, a chain of jumps by one peg counting once: the English central game's
+//! 18-move proof, and triangles of side 5 to 7 from one vacancy each. Slow:
+//! `cargo bench --bench moves`; `-- english` or `-- triangle` picks one group.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use pegflip::{Override, Puzzle, solve};
+use std::hint::black_box;
+
+/// Solves `puzzle` from its start under the moves metric and returns the number of moves.
+fn fewest(puzzle: &Puzzle) -> usize {
+    let program = puzzle.compile().unwrap();
+    let start = puzzle.start.clone().unwrap();
+    match solve(&program, &start, &puzzle.limits).unwrap() {
+        pegflip::Outcome::Solved(s) => s.chains.unwrap().lengths.len(),
+        pegflip::Outcome::Unsolvable(_) => panic!("no solution"),
+    }
+}
+
+fn english(c: &mut Criterion) {
+    let mut group = c.benchmark_group("english");
+    group.sample_size(10);
+    let overrides = [Override::parse("metric=\"moves\"").unwrap()];
+    let puzzle = Puzzle::from_file_with("puzzles/english33.toml", &overrides).unwrap();
+    assert_eq!(fewest(&puzzle), 18);
+    group.bench_function("central_game_18_moves", |b| {
+        b.iter(|| black_box(fewest(&puzzle)))
+    });
+    group.finish();
+}
+
+/// The triangle of side `n`, counted in moves, from `start` to one peg anywhere.
+fn triangle(n: usize, start: usize) -> Puzzle {
+    let shape: Vec<String> = (0..n)
+        .map(|r| format!("  \"{}{}\",", "o".repeat(r + 1), ".".repeat(n - r - 1)))
+        .collect();
+    let text = format!(
+        "name = \"Triangle {n}\"\nmetric = \"moves\"\nstart = \"full but {start}\"\n[board]\n\
+         lattice = \"triangular\"\nshape = [\n{}\n]\nnames = \"numbers\"\n[symbols]\non = \"o\"\n\
+         off = \"-\"\ngap = \".\"\n[[moves]]\njump = \"triangular\"\n[goal]\n\
+         one-piece = \"anywhere\"\n",
+        shape.join("\n")
+    );
+    Puzzle::parse(&text, "triangle.toml").unwrap()
+}
+
+fn triangles(c: &mut Criterion) {
+    let mut group = c.benchmark_group("triangle");
+    group.sample_size(10);
+    // Side, vacancy, and the fewest moves (README's table).
+    for (n, vacancy, moves) in [(5, 1, 10), (6, 1, 10), (7, 2, 12)] {
+        let puzzle = triangle(n, vacancy);
+        assert_eq!(fewest(&puzzle), moves, "side {n}, vacancy {vacancy}");
+        group.bench_function(format!("side_{n}_vacancy_{vacancy}"), |b| {
+            b.iter(|| black_box(fewest(&puzzle)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, english, triangles);
+criterion_main!(benches);
