@@ -359,11 +359,10 @@ fn batch_plan(
     limits: &Limits,
 ) -> Result<Plan> {
     if program.puzzle().metric == crate::Metric::Moves {
-        return Err(Error::Usage(
-            "batch answers each case in jumps for now; the moves metric (a chain of jumps by \
-             one piece counting once) is answered one board at a time by `pegflip solve`"
-                .into(),
-        ));
+        // Each case is a fewest-moves search of its own.
+        let mut plan = solve_plan(program, prefer, limits)?;
+        plan.work = plan.work.saturating_mul(boards.max(1) as u128);
+        return Ok(plan);
     }
     let cells = program.cells();
     let table_fits = cells <= TABLE_CELLS

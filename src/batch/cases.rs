@@ -513,7 +513,7 @@ fn write_answer(
         AnswerKind::Count => {
             let n = match program.goal() {
                 Goal::FewestPieces => solution.end.count_ones(),
-                Goal::Targets(_) => solution.moves.len(),
+                Goal::Targets(_) => solution.length(),
             };
             out.extend_from_slice(n.to_string().as_bytes());
             out.push(b'\n');
@@ -551,6 +551,31 @@ fn write_answer(
                     });
                 }
                 out.extend_from_slice(line.as_bytes());
+                out.push(b'\n');
+            }
+        }
+        AnswerKind::Moves if solution.chains.is_some() => {
+            // The moves metric: one line per move, its piece's path.
+            if format.move_line.is_some() {
+                return Err(Error::Usage(
+                    "a move template names the cells of one jump, but with the moves metric \
+                     a move is a chain of jumps: drop `move`, or use answer = \"count\""
+                        .into(),
+                ));
+            }
+            let jumps = solution.moves.to_vec();
+            for chain in solution.chains.iter().flat_map(|c| c.group(&jumps)) {
+                let board = program.board();
+                let mut path: Vec<String> = Vec::new();
+                for &j in chain {
+                    if let Some((_, cells)) = program.move_cells(j) {
+                        if path.is_empty() {
+                            path.push(board.label(cells[0]));
+                        }
+                        path.push(board.label(cells[cells.len() - 1]));
+                    }
+                }
+                out.extend_from_slice(path.join("-").as_bytes());
                 out.push(b'\n');
             }
         }

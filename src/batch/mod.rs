@@ -100,7 +100,7 @@ pub fn batch(
                 let start = Bits::from_words(cells, b);
                 answer(match run(program, &plan, &start, limits)? {
                     Outcome::Solved(s) if objective => Some(s.end.count_ones()),
-                    Outcome::Solved(s) => Some(s.moves.len()),
+                    Outcome::Solved(s) => Some(s.length()),
                     Outcome::Unsolvable(_) => None,
                 });
             }

@@ -96,6 +96,17 @@ pub struct Solution {
     pub chains: Option<Chains>,
 }
 
+impl Solution {
+    /// The solution's length in the puzzle's metric: its moves (chains of
+    /// jumps by one piece) when it has chains, else its moves as played.
+    pub fn length(&self) -> usize {
+        match &self.chains {
+            Some(chains) => chains.lengths.len(),
+            None => self.moves.len(),
+        }
+    }
+}
+
 /// The moves of a solution counted as players count them: each a chain of
 /// consecutive jumps by one piece.
 #[derive(Clone, Debug, PartialEq, Eq)]

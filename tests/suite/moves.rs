@@ -48,6 +48,13 @@ fn english_central_game_takes_18_moves_proved_both_ways() {
     let backward = answer["levels"]["backward"].as_array().unwrap();
     // The levels searched cover 18 moves: any shorter solution would have met in them.
     assert!(forward.len() + backward.len() - 2 >= 17);
+    // George Bell, "English 33-hole Board Example" (8 symmetries, no pruning): |B[0]| = 1,
+    // |B[-0]| = 1 and |B[1]| = 1, the entries of his table that could be retrieved.
+    assert_eq!(forward[0], 1);
+    assert_eq!(backward[0], 1);
+    assert_eq!(forward[1], 1);
+    assert_eq!(answer["levels"]["forward_symmetries"], 8);
+    assert_eq!(answer["levels"]["targets"], 1);
     let verified = pegflip(&["verify", "english33", "-"], &json.stdout);
     assert_eq!(verified.status.code(), Some(0));
 }
@@ -120,8 +127,14 @@ fn the_moves_metric_is_refused_where_it_does_not_apply() {
             "fewest-pieces goal",
         ),
         (
-            &["batch", "english33", "--metric", "moves", "/dev/null"][..],
-            "batch answers each case in jumps",
+            &[
+                "batch",
+                "peg-game",
+                "--metric",
+                "moves",
+                "tests/data/peg-game-poj1667.in",
+            ][..],
+            "with the moves metric a move is a chain of jumps",
         ),
         (
             &[
@@ -449,4 +462,62 @@ fn move_histograms_agree_with_plain_searches() {
             assert!(orbits.iter().all(|(d, n)| *n <= expected[d] && *n > 0));
         }
     }
+}
+
+/// `batch` under the moves metric answers each case with its fewest moves, the same as
+/// `solve` gives board by board, and lists a moves answer as one path per move.
+#[test]
+fn batch_counts_in_moves_like_solve() {
+    let boards = [
+        "-....\noo...\nooo..\noooo.\nooooo\n",
+        "o....\n-o...\nooo..\noooo.\nooooo\n",
+        "o....\noo...\nooo..\n-ooo.\nooooo\n",
+        "o....\noo...\nooo..\noooo.\no-ooo\n",
+    ];
+    let input: String = boards.concat();
+    let out = pegflip(
+        &["batch", "triangle15", "--metric", "moves"],
+        input.as_bytes(),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answers: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    let mut expected = Vec::new();
+    for board in boards {
+        let solved = pegflip(
+            &["solve", "triangle15", "--metric", "moves", "-"],
+            board.as_bytes(),
+        );
+        let text = String::from_utf8(solved.stdout).unwrap();
+        expected.push(text.lines().next().unwrap().to_string());
+    }
+    assert_eq!(answers, expected);
+    assert_eq!(answers[0], "10");
+    // In jumps every answer is 13, the pegs less one.
+    let jumps = pegflip(&["batch", "triangle15"], input.as_bytes());
+    assert_eq!(String::from_utf8(jumps.stdout).unwrap(), "13\n".repeat(4));
+    // The peg game's count, in moves.
+    let out = pegflip(
+        &[
+            "batch",
+            "peg-game",
+            "--metric",
+            "moves",
+            "--set",
+            "batch.answer=\"count\"",
+            "tests/data/peg-game-poj1667.in",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("Dataset 1:\n3\n"), "{text}");
 }
