@@ -390,7 +390,7 @@ pub fn fewest_moves(
     let mut fore = Side::new(&[start], true, &fixing_start);
     let mut best: Option<Best> = None;
     let mut backward: Vec<u64> = Vec::new();
-    for (&target, group) in targets.iter().zip(&groups) {
+    for (i, (&target, group)) in targets.iter().zip(&groups).enumerate() {
         let mut back = Side::new(&[target], false, group);
         let mut found: Option<Meeting> = None;
         let held = |best: &Option<Best>| best.as_ref().map_or(0, |b| b.back.bytes());
@@ -418,7 +418,8 @@ pub fn fewest_moves(
             }
             let budget = limits.max_memory;
             if fore.last.len() <= back.last.len() {
-                fore.grow(&jumps, back.bytes() + held(&best), budget)?;
+                fore.grow(&jumps, back.bytes() + held(&best), budget)
+                    .map_err(|e| so_far(e, &fore, &back, (i, targets.len()), cap))?;
                 let depth = fore.depth();
                 let met = fore
                     .last
@@ -429,7 +430,8 @@ pub fn fewest_moves(
                     found = better(found, m);
                 }
             } else {
-                back.grow(&jumps, fore.bytes() + held(&best), budget)?;
+                back.grow(&jumps, fore.bytes() + held(&best), budget)
+                    .map_err(|e| so_far(e, &fore, &back, (i, targets.len()), cap))?;
                 let depth = back.depth();
                 // A backward position stands for its orbit under the target's symmetries,
                 // which the forward levels do not share: every image is looked up.
@@ -473,6 +475,41 @@ pub fn fewest_moves(
     let (f, g, at) = meeting;
     let moves = rebuild(&jumps, &fore, &back, at, f, g, start)?;
     Ok(MoveOutcome::Solved(MoveSolution { moves, levels }))
+}
+
+/// A limit error from growing a level, with what the levels searched so far
+/// prove: no solution through target `i` of `n` within their depths, and
+/// the best solution known.
+fn so_far(e: Error, fore: &Side, back: &Side, (i, n): (usize, usize), best: Option<u32>) -> Error {
+    let Error::Limit {
+        what,
+        name,
+        value,
+        limit,
+        hint,
+    } = e
+    else {
+        return e;
+    };
+    let (a, b) = (fore.depth(), back.depth());
+    let none = match n {
+        1 => format!("no solution has {} moves or fewer", a + b),
+        n => format!(
+            "no solution of {} moves or fewer ends on target {} of {n}",
+            a + b,
+            i + 1
+        ),
+    };
+    let known = best.map_or(String::new(), |m| format!("; the best known has {m} moves"));
+    Error::Limit {
+        what,
+        name,
+        value,
+        limit,
+        hint: format!(
+            "{hint} (searched so far: levels forward to {a} and backward to {b}, so {none}{known})"
+        ),
+    }
 }
 
 /// A meeting of the two searches: its forward level, its backward level,

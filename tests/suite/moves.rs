@@ -161,7 +161,8 @@ fn the_moves_metric_is_refused_where_it_does_not_apply() {
                 "--max-memory",
                 "40M",
             ][..],
-            "past the limit max-memory",
+            "past the limit max-memory = 41943040; raise --max-memory if the machine has room \
+             (searched so far: levels forward to",
         ),
     ] {
         let out = pegflip(args, b"");
