@@ -88,7 +88,7 @@ impl Engine {
     /// permutations, the identity included), or `None` when it does not
     /// apply: a move that is not a jump (two pegs and a hole, all three
     /// flipped), more than 63 bits of grid word, more than
-    /// [`MAX_PATTERNS`] jump patterns, or more than [`MAX_ORDER`] symmetries.
+    /// 64 jump patterns, or more than 48 symmetries (`MAX_PATTERNS`, `MAX_ORDER`).
     pub fn new(program: &Program, perms: &[Vec<usize>]) -> Option<Engine> {
         let masks = Masks::new(program).ok()?;
         let board = &program.puzzle().board;
