@@ -565,17 +565,7 @@ fn write_answer(
             }
             let jumps = solution.moves.to_vec();
             for chain in solution.chains.iter().flat_map(|c| c.group(&jumps)) {
-                let board = program.board();
-                let mut path: Vec<String> = Vec::new();
-                for &j in chain {
-                    if let Some((_, cells)) = program.move_cells(j) {
-                        if path.is_empty() {
-                            path.push(board.label(cells[0]));
-                        }
-                        path.push(board.label(cells[cells.len() - 1]));
-                    }
-                }
-                out.extend_from_slice(path.join("-").as_bytes());
+                out.extend_from_slice(crate::render::chain_path(program, chain).as_bytes());
                 out.push(b'\n');
             }
         }

@@ -36,6 +36,23 @@ pub fn describe_move(program: &Program, index: usize) -> String {
     }
 }
 
+/// A move of the moves metric, a chain of jumps by one piece, as its
+/// piece's path: the cell it leaves, then each cell it lands on
+/// (`c2-c4-c6`).
+pub fn chain_path(program: &Program, chain: &[usize]) -> String {
+    let board = program.board();
+    let mut path: Vec<String> = Vec::new();
+    for &j in chain {
+        if let Some((_, cells)) = program.move_cells(j) {
+            if path.is_empty() {
+                path.push(board.label(cells[0]));
+            }
+            path.push(board.label(cells[cells.len() - 1]));
+        }
+    }
+    path.join("-")
+}
+
 /// The answer line that `batch` prints for this outcome: the number of moves,
 /// the puzzle's impossible word, or for fewest pieces the pieces left.
 pub fn answer_line(program: &Program, outcome: &Outcome) -> String {

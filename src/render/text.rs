@@ -177,19 +177,10 @@ fn write_chains(
     picture(out, start, program, symbols.on(), symbols.off())?;
     let mut state = start.clone();
     for (i, chain) in chains.group(jumps).enumerate() {
-        let mut path = Vec::new();
-        for &j in chain {
-            if let Some((_, cells)) = program.move_cells(j) {
-                if path.is_empty() {
-                    path.push(program.board().label(cells[0]));
-                }
-                path.push(program.board().label(cells[cells.len() - 1]));
-            }
-            state = program
-                .replay(&state, &Moves::List(vec![j]))
-                .map_err(std::io::Error::other)?;
-        }
-        writeln!(out, "{}. {}", i + 1, path.join("-"))?;
+        state = program
+            .replay(&state, chain)
+            .map_err(std::io::Error::other)?;
+        writeln!(out, "{}. {}", i + 1, super::chain_path(program, chain))?;
         picture(out, &state, program, symbols.on(), symbols.off())?;
     }
     Ok(())

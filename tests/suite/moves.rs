@@ -173,6 +173,19 @@ fn the_moves_metric_is_refused_where_it_does_not_apply() {
     }
 }
 
+/// A 13-hole cross, one peg left anywhere.
+const CROSS: &str = "name = \"cross\"\n[board]\nshape = [\"..o..\", \".ooo.\", \"ooooo\", \".ooo.\", \"..o..\"]\n\
+                     names = \"chess\"\n[[moves]]\njump = \"orthogonal\"\n[goal]\none-piece = \"anywhere\"\n";
+
+/// The program's jumps as `[from, over, to]` cells.
+fn jump_cells(program: &pegflip::Program) -> Vec<[usize; 3]> {
+    program
+        .moves()
+        .iter()
+        .map(|m| [m.cells[0].0, m.cells[1].0, m.cells[2].0])
+        .collect()
+}
+
 /// Every position one move (a chain of jumps by one peg, or a prefix of one) after `state`,
 /// from the jumps as `[from, over, to]` cells: written here, apart from the library.
 fn one_move(jumps: &[[usize; 3]], state: u64, out: &mut HashSet<u64>) {
@@ -215,8 +228,6 @@ fn plain_fewest_moves(jumps: &[[usize; 3]], start: u64, targets: &HashSet<u64>) 
 /// the same fewest moves as the plain search, or the same impossibility.
 #[test]
 fn fewest_moves_agree_with_a_plain_search() {
-    let cross = "name = \"cross\"\n[board]\nshape = [\"..o..\", \".ooo.\", \"ooooo\", \".ooo.\", \"..o..\"]\n\
-                 names = \"chess\"\n[[moves]]\njump = \"orthogonal\"\n[goal]\none-piece = \"anywhere\"\n";
     let square = "name = \"square\"\n[board]\nrows = 4\ncols = 4\nnames = \"chess\"\n[[moves]]\n\
                   jump = \"all\"\n[goal]\none-piece = \"anywhere\"\n";
     let row = "name = \"row\"\n[board]\nrows = 1\ncols = 9\n[symbols]\non = \"o\"\noff = \"-\"\n\
@@ -231,17 +242,13 @@ fn fewest_moves_agree_with_a_plain_search() {
     let mut solved = 0;
     for (name, text) in [
         ("triangle15", triangle.as_str()),
-        ("cross", cross),
+        ("cross", CROSS),
         ("square", square),
         ("row", row),
     ] {
         let puzzle = Puzzle::parse_with(text, name, &moves).unwrap();
         let program = puzzle.compile().unwrap();
-        let jumps: Vec<[usize; 3]> = program
-            .moves()
-            .iter()
-            .map(|m| [m.cells[0].0, m.cells[1].0, m.cells[2].0])
-            .collect();
+        let jumps = jump_cells(&program);
         let pegflip::Goal::Targets(targets) = program.goal() else {
             panic!("{name} has targets");
         };
@@ -358,23 +365,17 @@ fn move_histograms_agree_with_plain_searches() {
     use pegflip::enumerate::{Request, enumerate};
     use pegflip::plan::Output;
     use std::collections::{BTreeMap, HashMap};
-    let cross = "name = \"cross\"\n[board]\nshape = [\"..o..\", \".ooo.\", \"ooooo\", \".ooo.\", \"..o..\"]\n\
-                 names = \"chess\"\n[[moves]]\njump = \"orthogonal\"\n[goal]\none-piece = \"anywhere\"\n";
     let triangle = std::fs::read_to_string(format!(
         "{}/puzzles/triangle15.toml",
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap();
     let moves = [Override::parse("metric=\"moves\"").unwrap()];
-    for (name, text) in [("triangle15", triangle.as_str()), ("cross", cross)] {
+    for (name, text) in [("triangle15", triangle.as_str()), ("cross", CROSS)] {
         let puzzle = Puzzle::parse_with(text, name, &moves).unwrap();
         let program = puzzle.compile().unwrap();
         let cells = program.cells();
-        let jumps: Vec<[usize; 3]> = program
-            .moves()
-            .iter()
-            .map(|m| [m.cells[0].0, m.cells[1].0, m.cells[2].0])
-            .collect();
+        let jumps = jump_cells(&program);
         let pegflip::Goal::Targets(targets) = program.goal() else {
             panic!("{name} has targets");
         };
