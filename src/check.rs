@@ -465,11 +465,17 @@ pub fn verify(program: &Program, answer: &Answer) -> Result<String, CheckError> 
         Goal::Targets(_) if !program.is_target(&state) => {
             return Err(CheckError::NotTarget(end));
         }
-        Goal::Targets(_) if chained => format!(
-            "{} legal moves ({} jumps), each a chain of jumps by one piece, reach a target",
-            steps.len(),
-            indices.len()
-        ),
+        Goal::Targets(_) if chained => {
+            let s = |n: usize| if n == 1 { "" } else { "s" };
+            format!(
+                "{} legal move{} ({} jump{}), each a chain of jumps by one piece, reach{} a target",
+                steps.len(),
+                s(steps.len()),
+                indices.len(),
+                s(indices.len()),
+                if steps.len() == 1 { "es" } else { "" }
+            )
+        }
         Goal::Targets(_) => format!("{} legal moves reach a target", steps.len()),
         Goal::FewestPieces => {
             let pieces = state.count_ones();

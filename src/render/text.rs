@@ -141,11 +141,12 @@ fn write_chains(
     };
     writeln!(
         out,
-        "fewest moves, proved: {} {} ({} jumps); levels by moves searched forward to {} and \
+        "fewest moves, proved: {} {} ({} {}); levels by moves searched forward to {} and \
          backward to{back_to} {}{per_target}, and none shorter meets",
         chains.lengths.len(),
         plural(chains.lengths.len(), "move"),
         jumps.len(),
+        plural(jumps.len(), "jump"),
         levels.forward.len().saturating_sub(1),
         levels.backward.len().saturating_sub(1),
     )?;
