@@ -523,3 +523,41 @@ fn batch_counts_in_moves_like_solve() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("Dataset 1:\n3\n"), "{text}");
 }
+
+/// A ladder of small rectangles (1 x N, N x 1, 2 x 2 to 3 x 3), every start on each: the
+/// fewest moves, or impossible, as the plain search finds, and never an error.
+#[test]
+fn fewest_moves_on_every_start_of_small_rectangles() {
+    let moves = [Override::parse("metric=\"moves\"").unwrap()];
+    let mut checked = 0;
+    for (rows, cols) in (1..=7)
+        .map(|n| (1, n))
+        .chain((2..=7).map(|n| (n, 1)))
+        .chain([(2, 2), (2, 3), (3, 2), (3, 3)])
+    {
+        let text = format!(
+            "name = \"rect\"\n[board]\nrows = {rows}\ncols = {cols}\n[[moves]]\n\
+             jump = \"orthogonal\"\n[goal]\none-piece = \"anywhere\"\n"
+        );
+        let puzzle = Puzzle::parse_with(&text, "rect.toml", &moves).unwrap();
+        let program = puzzle.compile().unwrap();
+        let jumps = jump_cells(&program);
+        let pegflip::Goal::Targets(targets) = program.goal() else {
+            panic!("rectangles have targets");
+        };
+        let targets: HashSet<u64> = targets.iter().map(|t| t.to_u64().unwrap()).collect();
+        let cells = program.cells();
+        for start in 0..1u64 << cells {
+            let board = pegflip::Bits::from_u64(cells, start);
+            let found = match pegflip::solve(&program, &board, &puzzle.limits) {
+                Ok(Outcome::Solved(s)) => Some(s.length()),
+                Ok(Outcome::Unsolvable(_)) => None,
+                Err(e) => panic!("{rows}x{cols} from {start:b}: {e}"),
+            };
+            let expected = plain_fewest_moves(&jumps, start, &targets);
+            assert_eq!(found, expected, "{rows}x{cols} from {start:b}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 1162);
+}
