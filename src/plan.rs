@@ -94,7 +94,8 @@ pub enum Engine {
     /// Layered breadth-first enumeration.
     Layered,
     /// Fewest moves, a chain of jumps by one piece counting once: levels by
-    /// moves from both ends until they meet.
+    /// moves from both ends until they meet (for a histogram, one way to the
+    /// end).
     MoveLevels,
     /// Peg positions counted layer by layer up to symmetry on a grid word,
     /// weighted by orbit size; winning lines by the complement duality.
@@ -147,7 +148,7 @@ impl Engine {
                 "fewest moves, a chain of jumps by one piece counting once: breadth-first \
                  levels by moves forward from the start and backward from the targets, up to \
                  symmetry, until they meet; a jump search (with parity proofs) first says \
-                 whether the goal can be reached at all"
+                 whether the goal can be reached at all (a histogram: one way, to the end)"
             }
             Engine::PegOrbits => {
                 "layers of peg positions up to symmetry: jumps found bit-parallel on a grid word, \
