@@ -5,7 +5,7 @@
 mod svg;
 mod text;
 
-pub use svg::{SVG_CELLS, SVG_PANELS, svg};
+pub use svg::{CELL, SVG_CELLS, SVG_PANELS, layout, svg};
 pub use text::{text, write_text};
 
 use crate::bits::Bits;

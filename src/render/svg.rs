@@ -12,7 +12,7 @@ pub const SVG_PANELS: usize = 400;
 pub const SVG_CELLS: usize = 10_000;
 
 /// Size of one cell in the SVG picture, in pixels.
-const CELL: usize = 28;
+pub const CELL: usize = 28;
 
 /// The start and the board after each move, side by side in rows of panels,
 /// as one SVG image. Toggle puzzles draw cells as tiles with the pressed cell
@@ -173,8 +173,18 @@ pub fn svg(program: &Program, start: &Bits, outcome: &Outcome) -> crate::Result<
 
 /// Where each cell's centre is drawn, in pixels from the panel's corner, and
 /// the board's width and height: grid cells in rows, a triangular lattice
-/// with each row shifted half a cell, a graph's nodes around a circle.
-fn layout(board: &crate::Board) -> (Vec<(usize, usize)>, usize, usize) {
+/// with each row shifted half a cell, a graph's nodes around a circle. Cells
+/// are [`CELL`] pixels apart. The SVG picture and `pegflip serve`'s page both
+/// draw boards this way.
+///
+/// ```
+/// let puzzle = pegflip::catalogue::find("merlin").unwrap();
+/// let puzzle = pegflip::Puzzle::parse(puzzle.text, "merlin.toml")?;
+/// let (centres, width, height) = pegflip::render::layout(&puzzle.board);
+/// assert_eq!((centres[0], width, height), ((14, 14), 84, 84));
+/// # Ok::<(), pegflip::Error>(())
+/// ```
+pub fn layout(board: &crate::Board) -> (Vec<(usize, usize)>, usize, usize) {
     use crate::board::Lattice;
     let n = board.cells();
     let unit = CELL as f64;

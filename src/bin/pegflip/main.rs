@@ -9,6 +9,8 @@ mod graph;
 mod help;
 mod list;
 mod new;
+#[cfg(feature = "serve")]
+mod serve;
 mod solve;
 mod states;
 mod verify;
@@ -46,6 +48,7 @@ Examples:
   pegflip list
   pegflip solve triangle15
   pegflip new --like triangle15 my-triangle
+  pegflip serve            (play, explore and edit puzzles in the browser)
   pegflip help format      (the puzzle file reference)
 
 Exit status: 0 success, 1 `solve` proved the board impossible (or `verify`
@@ -68,6 +71,12 @@ enum Command {
     Graph(graph::Args),
     List(list::Args),
     New(new::Args),
+    #[cfg(feature = "serve")]
+    Serve(serve::Args),
+    /// One request of `serve`'s page, JSON on stdin and stdout (used by `serve` itself).
+    #[cfg(feature = "serve")]
+    #[command(hide = true)]
+    ServeWorker,
     Completions(completions::Args),
     Help(help::Args),
 }
@@ -76,10 +85,17 @@ enum Command {
 const INTERRUPTED: i32 = 130;
 
 fn main() -> ExitCode {
-    // Ctrl-C ends the program with 130. Output is written in whole pieces and flushed
-    // as each is done, so what was printed before stays printed.
-    let _ = ctrlc::set_handler(|| std::process::exit(INTERRUPTED));
     let cli = Cli::parse();
+    // Ctrl-C ends the program with 130. Output is written in whole pieces and flushed
+    // as each is done, so what was printed before stays printed. `serve` stops
+    // its server on Ctrl-C itself.
+    #[cfg(feature = "serve")]
+    let own_handler = matches!(cli.command, Command::Serve(_));
+    #[cfg(not(feature = "serve"))]
+    let own_handler = false;
+    if !own_handler {
+        let _ = ctrlc::set_handler(|| std::process::exit(INTERRUPTED));
+    }
     let result = match &cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Batch(args) => batch::run(args),
@@ -90,6 +106,10 @@ fn main() -> ExitCode {
         Command::Graph(args) => graph::run(args),
         Command::List(args) => list::run(args),
         Command::New(args) => new::run(args),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => serve::run(args),
+        #[cfg(feature = "serve")]
+        Command::ServeWorker => serve::worker::run(),
         Command::Completions(args) => completions::run(args),
         Command::Help(args) => help::run(args),
     };

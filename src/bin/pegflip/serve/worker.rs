@@ -1,0 +1,411 @@
+//! One request of `pegflip serve`'s page, answered by the library in a child process the server can stop.
+//!
+//! The server runs `pegflip serve-worker`, writes one [`Request`] as JSON to
+//! its standard input and reads one [`Reply`] from its standard output. Every
+//! piece of work on a puzzle the page sends (checking the file, solving a
+//! board, exploring) runs here, under the planner's limits; the server kills
+//! the process when the request's time budget runs out, so no file or board
+//! can stall the server.
+
+use std::io::{Read, Write};
+
+use pegflip::board::Lattice;
+use pegflip::enumerate::{Request as States, enumerate};
+use pegflip::plan::Output;
+use pegflip::{Answer, Bits, Goal, Linear, MoveKind, Outcome, Program, Puzzle, Query, render};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+/// The most quiet patterns an exploration draws.
+const QUIET_PATTERNS: usize = 32;
+
+/// The most states a histogram may count for the page: past it, the page
+/// says the puzzle is too large to explore.
+pub const EXPLORE_STATES: u64 = 1 << 22;
+
+/// One piece of work on the puzzle in `toml`.
+#[derive(Deserialize)]
+pub struct Request {
+    /// The puzzle file's text.
+    pub toml: String,
+    /// The name error messages give the file.
+    pub file: String,
+    /// The most memory the work may plan to use.
+    pub max_memory: u64,
+    /// What to do with it.
+    #[serde(flatten)]
+    pub op: Op,
+}
+
+/// What a request asks.
+#[derive(Deserialize)]
+#[serde(tag = "op", rename_all = "kebab-case")]
+pub enum Op {
+    /// Check the file; on success, everything the page needs to draw and play it.
+    Load,
+    /// Solve one board, given as one `0` or `1` per cell in cell order.
+    Solve {
+        /// The board.
+        state: String,
+    },
+    /// Rank, nullity and quiet patterns (linear puzzles), and the histogram of distances.
+    Explore,
+    /// The `index`-th solvable state at `distance` from the goal, in enumeration order.
+    Pick {
+        /// The distance.
+        distance: u32,
+        /// Which of the states at that distance.
+        index: u64,
+    },
+}
+
+/// The answer: an HTTP status and a JSON body.
+#[derive(Serialize, Deserialize)]
+pub struct Reply {
+    /// The status the server sends.
+    pub status: u16,
+    /// The body it sends.
+    pub body: Value,
+}
+
+/// `pegflip serve-worker`: reads one request from stdin, writes one reply to stdout.
+pub fn run() -> anyhow::Result<u8> {
+    let mut input = String::new();
+    std::io::stdin().read_to_string(&mut input)?;
+    let reply = match serde_json::from_str::<Request>(&input) {
+        Ok(request) => answer(&request),
+        Err(e) => failure(400, format!("a request the worker cannot read: {e}")),
+    };
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", serde_json::to_string(&reply)?)?;
+    out.flush()?;
+    Ok(crate::OK)
+}
+
+/// The reply to one request.
+pub fn answer(request: &Request) -> Reply {
+    match work(request) {
+        Ok(body) => Reply { status: 200, body },
+        Err(pegflip::Error::Input(d)) => Reply {
+            status: 422,
+            body: json!({
+                "error": d.to_string(),
+                "line": d.line,
+                "col": d.col,
+                "message": d.message,
+            }),
+        },
+        Err(e @ pegflip::Error::Internal(_)) => failure(500, e.to_string()),
+        Err(e) => failure(422, e.to_string()),
+    }
+}
+
+fn failure(status: u16, message: String) -> Reply {
+    Reply {
+        status,
+        body: json!({ "error": message }),
+    }
+}
+
+fn work(request: &Request) -> pegflip::Result<Value> {
+    let mut puzzle = Puzzle::parse(&request.toml, &request.file)?;
+    puzzle.limits.max_memory = puzzle.limits.max_memory.min(request.max_memory);
+    let program = puzzle.compile()?;
+    match &request.op {
+        Op::Load => view(&program),
+        Op::Solve { state } => solve(&program, state),
+        Op::Explore => explore(&program),
+        Op::Pick { distance, index } => pick(&program, *distance, *index),
+    }
+}
+
+/// A state as one `0` or `1` per cell.
+fn bits_text(state: &Bits) -> String {
+    (0..state.len())
+        .map(|i| if state.get(i) { '1' } else { '0' })
+        .collect()
+}
+
+fn parse_state(program: &Program, text: &str) -> pegflip::Result<Bits> {
+    let cells = program.cells();
+    if text.len() != cells || !text.bytes().all(|b| b == b'0' || b == b'1') {
+        return Err(pegflip::Error::Usage(format!(
+            "a board of this puzzle is {cells} characters, each 0 or 1, one per cell; got {} \
+             characters",
+            text.chars().count()
+        )));
+    }
+    let mut state = Bits::zeros(cells);
+    for (i, b) in text.bytes().enumerate() {
+        state.set(i, b == b'1');
+    }
+    Ok(state)
+}
+
+/// Everything the page needs to draw and play the puzzle.
+fn view(program: &Program) -> pegflip::Result<Value> {
+    let puzzle = program.puzzle();
+    let board = &puzzle.board;
+    if board.cells() > render::SVG_CELLS {
+        return Err(puzzle.limits.exceeded(
+            "svg-cells",
+            "the number of cells to draw",
+            board.cells() as u128,
+            "the page draws boards of at most 10,000 cells; use `pegflip solve` for larger ones",
+        ));
+    }
+    if let Some(reason) = program.unlisted_reason() {
+        return Err(pegflip::Error::Usage(format!(
+            "the page cannot play this puzzle: {reason}"
+        )));
+    }
+    let (centres, width, height) = render::layout(board);
+    let cells: Vec<Value> = centres
+        .iter()
+        .enumerate()
+        .map(|(i, &(x, y))| {
+            let cell = pegflip::CellId(i);
+            let [row, col] = board.coord(cell);
+            json!({ "x": x, "y": y, "label": board.label(cell), "row": row, "col": col })
+        })
+        .collect();
+    let edges: Vec<[usize; 2]> = match board.lattice() {
+        Lattice::Graph(links) => links
+            .iter()
+            .enumerate()
+            .flat_map(|(a, l)| l.iter().filter(move |b| b.0 > a).map(move |b| [a, b.0]))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let ids = |cells: &[pegflip::CellId]| cells.iter().map(|c| c.0).collect::<Vec<_>>();
+    let moves: Vec<Value> = program
+        .moves()
+        .iter()
+        .map(|m| {
+            json!({
+                "kind": pegflip::answer::kind_name(m.kind),
+                "cells": ids(&m.cells),
+                "need_on": ids(&m.need_on),
+                "need_off": ids(&m.need_off),
+                "flip": ids(&m.flip),
+                "text": "",
+            })
+        })
+        .collect();
+    let moves: Vec<Value> = moves
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut m)| {
+            m["text"] = json!(render::describe_move(program, i));
+            m
+        })
+        .collect();
+    let (start, start_note) = match &puzzle.start {
+        Some(s) => (s.clone(), None),
+        None => (
+            made_up_start(program),
+            Some(
+                "the file declares no start, so this board is made up: Explore picks solvable \
+                 boards at any distance",
+            ),
+        ),
+    };
+    let goal = match program.goal() {
+        Goal::FewestPieces => json!({ "fewest_pieces": true }),
+        Goal::Targets(targets) => json!({
+            "fewest_pieces": false,
+            "targets": targets.len(),
+            "shown": targets.iter().take(8).map(|t| puzzle.board_text(t)).collect::<Vec<_>>(),
+        }),
+    };
+    let metric = puzzle.metric.name();
+    Ok(json!({
+        "name": puzzle.name,
+        "about": puzzle.about,
+        "cells": cells,
+        "width": width,
+        "height": height,
+        "edges": edges,
+        "lattice": match board.lattice() {
+            Lattice::Square => "square",
+            Lattice::Triangular => "triangular",
+            Lattice::Graph(_) => "graph",
+        },
+        "pegs": program.moves().iter().any(|m| m.kind == MoveKind::Jump),
+        "linear": program.is_linear(),
+        "metric": metric,
+        "moves": moves,
+        "start": bits_text(&start),
+        "start_note": start_note,
+        "goal": goal,
+        "on": puzzle.symbols.on().to_string(),
+        "off": puzzle.symbols.off().to_string(),
+    }))
+}
+
+/// A board for a file without a start, the same each time for the same
+/// puzzle name: for a toggle puzzle with targets, random presses from its
+/// first target (so it can be solved); otherwise cells on at random, about
+/// two in three.
+fn made_up_start(program: &Program) -> Bits {
+    let puzzle = program.puzzle();
+    let cells = program.cells();
+    // splitmix64, seeded by the name: a fixed pseudo-random sequence.
+    let mut seed = puzzle.name.bytes().fold(0x9e37_79b9_7f4a_7c15_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
+    let mut next = move || {
+        seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    match program.goal() {
+        Goal::Targets(targets) if program.is_linear() && !targets.is_empty() => {
+            let mut state = targets[0].clone();
+            for m in program.moves() {
+                if next() % 2 == 1 {
+                    for c in &m.flip {
+                        state.toggle(c.0);
+                    }
+                }
+            }
+            state
+        }
+        _ => {
+            let mut state = Bits::zeros(cells);
+            for i in 0..cells {
+                state.set(i, next() % 3 != 0);
+            }
+            state
+        }
+    }
+}
+
+/// The planned engine's answer for one board, as `solve --json` writes it,
+/// with the move indices, the chains and `solve`'s text beside it.
+fn solve(program: &Program, state: &str) -> pegflip::Result<Value> {
+    let start = parse_state(program, state)?;
+    let limits = &program.puzzle().limits;
+    let plan = pegflip::plan(program, &Query::Solve, Default::default(), limits)?;
+    let outcome = pegflip::solve::run(program, &plan, &start, limits)?;
+    let answer = Answer::checked(program, &start, &outcome, limits)?;
+    let (moves, chains, certificates) = match &outcome {
+        Outcome::Solved(s) => (
+            s.moves.to_vec(),
+            s.chains.as_ref().map(|c| c.lengths.clone()),
+            Vec::new(),
+        ),
+        Outcome::Unsolvable(pegflip::Proof::Parity(certs)) => (
+            Vec::new(),
+            None,
+            certs
+                .iter()
+                .map(|c| c.cells.ones_iter().collect::<Vec<_>>())
+                .collect(),
+        ),
+        Outcome::Unsolvable(_) => (Vec::new(), None, Vec::new()),
+    };
+    let text = render::text(program, &start, &outcome);
+    let sentences: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("every move flips") || l.starts_with("proof:"))
+        .collect();
+    Ok(json!({
+        "answer": answer,
+        "moves": moves,
+        "chains": chains,
+        "length": answer.length,
+        "certificates": certificates,
+        "proof": sentences,
+        "plan": plan.describe(),
+        "text": text,
+    }))
+}
+
+/// Rank, nullity, solvable states and quiet patterns for a linear puzzle,
+/// and for a puzzle small enough the number of solvable states per distance.
+fn explore(program: &Program) -> pegflip::Result<Value> {
+    let puzzle = program.puzzle();
+    let mut limits = puzzle.limits.clone();
+    let linear = if program.is_linear() {
+        pegflip::plan(program, &Query::Analyze, Default::default(), &limits)?;
+        let l = Linear::new(program, &limits)?;
+        let quiet: Vec<String> = l
+            .null_space()
+            .iter()
+            .take(QUIET_PATTERNS)
+            .map(|q| bits_text(&render::pressed_cells(program, q.ones_iter())))
+            .collect();
+        let shift = u32::try_from(l.rank()).unwrap_or(u32::MAX);
+        Some(json!({
+            "rank": l.rank(),
+            "nullity": l.nullity(),
+            "solvable_states": pegflip::enumerate::Count { mult: 1, shift }.to_string(),
+            "targets": match program.goal() {
+                Goal::Targets(t) => t.len(),
+                Goal::FewestPieces => 0,
+            },
+            "quiet": quiet,
+            "quiet_shown": quiet.len(),
+        }))
+    } else {
+        None
+    };
+    limits.max_states = limits.max_states.min(EXPLORE_STATES);
+    let request = States {
+        output: Output::Histogram,
+        ..Default::default()
+    };
+    let (histogram, refused) = match enumerate(program, &request, &limits, None) {
+        Ok(summary) => (
+            Some(
+                summary
+                    .histogram
+                    .iter()
+                    .map(|(d, n)| json!({ "distance": d, "count": n.to_string() }))
+                    .collect::<Vec<_>>(),
+            ),
+            None,
+        ),
+        Err(pegflip::Error::Internal(m)) => return Err(pegflip::Error::Internal(m)),
+        Err(e) => (None, Some(e.to_string())),
+    };
+    Ok(json!({
+        "linear": linear,
+        "objective": matches!(program.goal(), Goal::FewestPieces),
+        "histogram": histogram,
+        "histogram_refused": refused,
+    }))
+}
+
+/// The `index`-th solvable state at `distance` from the goal.
+fn pick(program: &Program, distance: u32, index: u64) -> pegflip::Result<Value> {
+    let mut limits = program.puzzle().limits.clone();
+    limits.max_states = limits.max_states.min(EXPLORE_STATES);
+    let request = States {
+        output: Output::List,
+        distances: true,
+        ..Default::default()
+    };
+    let mut seen = 0u64;
+    let mut found: Option<Bits> = None;
+    let mut visit = |state: &Bits, d: Option<u32>| {
+        if d == Some(distance) {
+            if seen == index {
+                found = Some(state.clone());
+                return false;
+            }
+            seen += 1;
+        }
+        true
+    };
+    enumerate(program, &request, &limits, Some(&mut visit))?;
+    match found {
+        Some(state) => Ok(json!({ "state": bits_text(&state), "distance": distance })),
+        None => Err(pegflip::Error::Usage(format!(
+            "there are {seen} solvable states at distance {distance}, so none has index {index}"
+        ))),
+    }
+}
