@@ -18,5 +18,6 @@ mod properties;
 mod readme;
 mod reliability;
 mod samples;
+mod serve;
 mod states;
 mod verify;

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod fuzz;
+pub mod server;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

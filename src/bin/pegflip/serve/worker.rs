@@ -74,7 +74,12 @@ pub fn run() -> anyhow::Result<u8> {
     std::io::stdin().read_to_string(&mut input)?;
     let reply = match serde_json::from_str::<Request>(&input) {
         Ok(request) => answer(&request),
-        Err(e) => failure(400, format!("a request the worker cannot read: {e}")),
+        Err(e) => {
+            // The position is in the worker's own request, not in what the page sent.
+            let e = e.to_string();
+            let what = e.split(" at line ").next().unwrap_or(&e);
+            failure(400, format!("a request this API cannot read: {what}"))
+        }
     };
     let mut out = std::io::stdout().lock();
     writeln!(out, "{}", serde_json::to_string(&reply)?)?;
@@ -329,29 +334,14 @@ fn solve(program: &Program, state: &str) -> pegflip::Result<Value> {
 fn explore(program: &Program) -> pegflip::Result<Value> {
     let puzzle = program.puzzle();
     let mut limits = puzzle.limits.clone();
-    let linear = if program.is_linear() {
-        pegflip::plan(program, &Query::Analyze, Default::default(), &limits)?;
-        let l = Linear::new(program, &limits)?;
-        let quiet: Vec<String> = l
-            .null_space()
-            .iter()
-            .take(QUIET_PATTERNS)
-            .map(|q| bits_text(&render::pressed_cells(program, q.ones_iter())))
-            .collect();
-        let shift = u32::try_from(l.rank()).unwrap_or(u32::MAX);
-        Some(json!({
-            "rank": l.rank(),
-            "nullity": l.nullity(),
-            "solvable_states": pegflip::enumerate::Count { mult: 1, shift }.to_string(),
-            "targets": match program.goal() {
-                Goal::Targets(t) => t.len(),
-                Goal::FewestPieces => 0,
-            },
-            "quiet": quiet,
-            "quiet_shown": quiet.len(),
-        }))
+    let (linear, linear_refused) = if program.is_linear() {
+        match linear_facts(program, &limits) {
+            Ok(facts) => (Some(facts), None),
+            Err(pegflip::Error::Internal(m)) => return Err(pegflip::Error::Internal(m)),
+            Err(e) => (None, Some(e.to_string())),
+        }
     } else {
-        None
+        (None, None)
     };
     limits.max_states = limits.max_states.min(EXPLORE_STATES);
     let request = States {
@@ -374,6 +364,7 @@ fn explore(program: &Program) -> pegflip::Result<Value> {
     };
     Ok(json!({
         "linear": linear,
+        "linear_refused": linear_refused,
         "objective": matches!(program.goal(), Goal::FewestPieces),
         "histogram": histogram,
         "histogram_refused": refused,
@@ -408,4 +399,28 @@ fn pick(program: &Program, distance: u32, index: u64) -> pegflip::Result<Value> 
             "there are {seen} solvable states at distance {distance}, so none has index {index}"
         ))),
     }
+}
+
+/// Rank, nullity, the number of boards that reach each target, and the first quiet patterns.
+fn linear_facts(program: &Program, limits: &pegflip::Limits) -> pegflip::Result<Value> {
+    pegflip::plan(program, &Query::Analyze, Default::default(), limits)?;
+    let l = Linear::new(program, limits)?;
+    let quiet: Vec<String> = l
+        .null_space()
+        .iter()
+        .take(QUIET_PATTERNS)
+        .map(|q| bits_text(&render::pressed_cells(program, q.ones_iter())))
+        .collect();
+    let shift = u32::try_from(l.rank()).unwrap_or(u32::MAX);
+    Ok(json!({
+        "rank": l.rank(),
+        "nullity": l.nullity(),
+        "solvable_states": pegflip::enumerate::Count { mult: 1, shift }.to_string(),
+        "targets": match program.goal() {
+            Goal::Targets(t) => t.len(),
+            Goal::FewestPieces => 0,
+        },
+        "quiet": quiet,
+        "quiet_shown": quiet.len(),
+    }))
 }

@@ -355,6 +355,8 @@ async function explore() {
       draw(svg, game.view, "0".repeat(q.length), { scale: Math.min(0.6, 160 / Math.max(game.view.width, game.view.height)), marked });
       quiet.appendChild(svg);
     }
+  } else if (d.linear_refused) {
+    lin.textContent = `Linear over GF(2), but no analysis: ${d.linear_refused}`;
   } else {
     lin.innerHTML = "<p>Not linear: the moves have guards, so the puzzle is answered by search.</p>";
   }

@@ -1,0 +1,460 @@
+//! `pegflip serve`'s HTTP API, asked directly: pages, status codes, the same answers as the command line, limits, concurrency.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::common::pegflip;
+use crate::common::server::{Server, shipped};
+
+/// One `0` or `1` per cell, from board text of a square grid with `on` set.
+fn bits(rows: &str, on: char) -> String {
+    rows.chars()
+        .filter(|c| *c != '/')
+        .map(|c| {
+            if c.eq_ignore_ascii_case(&on) {
+                '1'
+            } else {
+                '0'
+            }
+        })
+        .collect()
+}
+
+/// Replays the move indices of a solve reply on `state` with the loaded view's moves.
+fn replay(view: &Value, state: &str, moves: &[Value]) -> String {
+    let mut s: Vec<u8> = state.bytes().collect();
+    for m in moves {
+        let m = &view["moves"][m.as_u64().unwrap() as usize];
+        for c in m["need_on"].as_array().unwrap() {
+            assert_eq!(s[c.as_u64().unwrap() as usize], b'1', "a guard fails");
+        }
+        for c in m["need_off"].as_array().unwrap() {
+            assert_eq!(s[c.as_u64().unwrap() as usize], b'0', "a guard fails");
+        }
+        for c in m["flip"].as_array().unwrap() {
+            let c = c.as_u64().unwrap() as usize;
+            s[c] = if s[c] == b'1' { b'0' } else { b'1' };
+        }
+    }
+    String::from_utf8(s).unwrap()
+}
+
+#[test]
+fn pages_and_puzzles_are_served() {
+    let server = Server::start(&[]);
+    let (status, page) = server.get("/");
+    assert_eq!(status, 200);
+    assert!(page.contains("<title>pegflip</title>"), "{page}");
+    for asset in ["/app.js", "/style.css"] {
+        let (status, body) = server.get(asset);
+        assert_eq!(status, 200, "{asset}");
+        assert!(body.len() > 500, "{asset} is {} bytes", body.len());
+    }
+    let (status, missing) = server.get("/no-such-page");
+    assert_eq!(status, 404);
+    assert!(missing.contains("no such page"), "{missing}");
+    let (status, list) = server.get("/api/puzzles");
+    assert_eq!(status, 200);
+    let list: Value = serde_json::from_str(&list).unwrap();
+    let names: Vec<&str> = list["puzzles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    let shipped_names: Vec<&str> = pegflip::catalogue::PUZZLES.iter().map(|e| e.name).collect();
+    assert_eq!(names, shipped_names);
+    let (status, file) = server.get("/api/puzzles/french37");
+    assert_eq!(status, 200);
+    let file: Value = serde_json::from_str(&file).unwrap();
+    assert_eq!(file["toml"], shipped("french37"));
+    let (status, _) = server.get("/api/puzzles/nothing");
+    assert_eq!(status, 404);
+}
+
+#[test]
+fn files_on_the_command_line_come_first() {
+    let server = Server::start(&["tests/data/lights9x9.toml", "merlin"]);
+    let (_, list) = server.get("/api/puzzles");
+    let list: Value = serde_json::from_str(&list).unwrap();
+    let names: Vec<&str> = list["puzzles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(&names[..3], ["lights9x9", "merlin", "flip4x4"]);
+    assert_eq!(names.len(), pegflip::catalogue::PUZZLES.len() + 1);
+    let out = pegflip(&["serve", "no-such-puzzle.toml"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no such file, and no shipped puzzle"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn every_shipped_puzzle_loads_and_its_start_solves_as_the_command_line_says() {
+    let server = Server::start(&["--time-budget", "60"]);
+    for entry in pegflip::catalogue::PUZZLES {
+        let toml = entry.text;
+        let file = format!("{}.toml", entry.name);
+        let (status, view) = server.post("/api/load", &json!({ "toml": toml, "file": file }));
+        assert_eq!(status, 200, "{}: {view}", entry.name);
+        let puzzle = pegflip::Puzzle::parse(toml, &file).unwrap();
+        assert_eq!(
+            view["cells"].as_array().unwrap().len(),
+            puzzle.board.cells()
+        );
+        let start = view["start"].as_str().unwrap();
+        let (status, reply) = server.post(
+            "/api/solve",
+            &json!({ "toml": toml, "file": file, "state": start }),
+        );
+        assert_eq!(status, 200, "{}: {reply}", entry.name);
+        // The same answer as `pegflip solve NAME BOARD --json`.
+        let answer = &reply["answer"];
+        let board = answer["start"].as_str().unwrap();
+        let out = pegflip(&["solve", entry.name, "--json", "--", board], b"");
+        let cli: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e}: {}",
+                entry.name,
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        assert_eq!(answer, &cli, "{}", entry.name);
+        if answer["solvable"] == true {
+            let end = replay(&view, start, reply["moves"].as_array().unwrap());
+            let fin = answer["final"].as_str().unwrap();
+            let read = puzzle.read_board(fin, "<final>").unwrap().state;
+            let expected: String = (0..read.len())
+                .map(|i| if read.get(i) { '1' } else { '0' })
+                .collect();
+            assert_eq!(end, expected, "{}", entry.name);
+        }
+    }
+}
+
+#[test]
+fn flip4x4_sample_and_french_certificate() {
+    let server = Server::start(&[]);
+    let toml = shipped("flip4x4");
+    let state = bits("bwwb/bbwb/bwwb/bwww", 'b');
+    let (status, view) = server.post("/api/load", &json!({ "toml": toml }));
+    assert_eq!(status, 200);
+    let (status, reply) = server.post("/api/solve", &json!({ "toml": toml, "state": state }));
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["length"], 4);
+    assert_eq!(reply["answer"]["optimal"], true);
+    let end = replay(&view, &state, reply["moves"].as_array().unwrap());
+    assert!(end == "1".repeat(16) || end == "0".repeat(16), "{end}");
+    let toml = shipped("french37");
+    let (_, view) = server.post("/api/load", &json!({ "toml": toml }));
+    let (status, reply) = server.post(
+        "/api/solve",
+        &json!({ "toml": toml, "state": view["start"] }),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(reply["answer"]["solvable"], false);
+    assert_eq!(reply["answer"]["proof"], "parity");
+    let cells = reply["certificates"][0].as_array().unwrap();
+    assert_eq!(cells.len(), 17, "{reply}");
+    assert!(
+        reply["proof"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("every move flips an even number of the 17 cells marked #"),
+        "{reply}"
+    );
+}
+
+#[test]
+fn every_error_case_gives_the_message_check_gives() {
+    let server = Server::start(&[]);
+    let dir = format!("{}/tests/data/errors", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".toml"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 30, "{names:?}");
+    for name in names {
+        let file = format!("tests/data/errors/{name}");
+        let toml = std::fs::read_to_string(format!("{dir}/{name}")).unwrap();
+        let expected =
+            std::fs::read_to_string(format!("{dir}/{}", name.replace(".toml", ".err"))).unwrap();
+        let expected = expected.trim_end_matches('\n');
+        let expected = expected
+            .strip_prefix("pegflip: error: ")
+            .unwrap_or(expected);
+        let (status, reply) = server.post("/api/load", &json!({ "toml": toml, "file": file }));
+        assert_eq!(status, 422, "{name}: {reply}");
+        assert_eq!(reply["error"], expected, "{name}");
+        if let Some(line) = reply["line"].as_u64() {
+            assert!(
+                expected.starts_with(&format!("{file}:{line}:{}:", reply["col"])),
+                "{name}"
+            );
+        }
+    }
+}
+
+#[test]
+fn explore_and_pick_agree_with_states() {
+    let server = Server::start(&[]);
+    let toml = shipped("flip4x4");
+    let (status, reply) = server.post("/api/explore", &json!({ "toml": toml }));
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["linear"]["rank"], 12);
+    assert_eq!(reply["linear"]["nullity"], 4);
+    assert_eq!(reply["linear"]["solvable_states"], "4096");
+    assert_eq!(reply["linear"]["quiet"].as_array().unwrap().len(), 4);
+    let out = pegflip(&["states", "flip4x4", "--histogram"], b"");
+    let cli: Vec<(u64, String)> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let (d, n) = l.split_once(' ').unwrap();
+            (d.parse().unwrap(), n.to_string())
+        })
+        .collect();
+    let page: Vec<(u64, String)> = reply["histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["distance"].as_u64().unwrap(),
+                h["count"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(page, cli);
+    // The last board at the farthest distance solves in exactly that many moves.
+    let (far, count) = page.last().unwrap().clone();
+    let index: u64 = count.parse::<u64>().unwrap() - 1;
+    let (status, picked) = server.post(
+        "/api/pick",
+        &json!({ "toml": toml, "distance": far, "index": index }),
+    );
+    assert_eq!(status, 200, "{picked}");
+    let (_, solved) = server.post(
+        "/api/solve",
+        &json!({ "toml": toml, "state": picked["state"] }),
+    );
+    assert_eq!(solved["length"], far);
+    let (status, past) = server.post(
+        "/api/pick",
+        &json!({ "toml": toml, "distance": far, "index": index + 1 }),
+    );
+    assert_eq!(status, 422);
+    assert!(
+        past["error"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("there are {count} solvable states")),
+        "{past}"
+    );
+    // A peg puzzle is not linear; its histogram is by fewest moves to the goal.
+    let (status, reply) = server.post("/api/explore", &json!({ "toml": shipped("triangle15") }));
+    assert_eq!(status, 200, "{reply}");
+    assert!(reply["linear"].is_null());
+    assert!(!reply["histogram"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn bad_requests_get_their_status_and_a_message() {
+    let server = Server::start(&[]);
+    let toml = shipped("flip4x4");
+    let cases: Vec<(&str, Vec<u8>, u16, &str)> = vec![
+        ("/api/solve", b"{not json".to_vec(), 400, ""),
+        ("/api/solve", b"[1, 2]".to_vec(), 400, "JSON object"),
+        ("/api/solve", b"{}".to_vec(), 400, "\"toml\""),
+        ("/api/solve", json!({ "toml": 7 }).to_string().into_bytes(), 400, "\"toml\""),
+        ("/api/solve", json!({ "toml": toml }).to_string().into_bytes(), 400, "missing field `state`"),
+        ("/api/solve", json!({ "toml": toml, "state": "01" }).to_string().into_bytes(), 422, "16 characters"),
+        ("/api/solve", json!({ "toml": toml, "state": "2".repeat(16) }).to_string().into_bytes(), 422, "each 0 or 1"),
+        ("/api/pick", json!({ "toml": toml, "distance": -1, "index": 0 }).to_string().into_bytes(), 400, "invalid value: integer `-1`"),
+        ("/api/pick", json!({ "toml": toml, "distance": 1, "index": u64::MAX }).to_string().into_bytes(), 422, "none has index"),
+        ("/api/load", json!({ "toml": "name = " }).to_string().into_bytes(), 422, "puzzle.toml:1:8"),
+        ("/api/load", json!({ "toml": "name = \"big\"\n[board]\nrows = 200\ncols = 200\n[[moves]]\ntoggle = \"plus\"\n[goal]\ntarget = \"all-off\"\n" }).to_string().into_bytes(), 422, "svg-cells"),
+        ("/api/solve", vec![b' '; 300 * 1024], 413, ""),
+    ];
+    for (path, body, status, words) in cases {
+        let shown = String::from_utf8_lossy(&body[..body.len().min(80)]).into_owned();
+        let (got, reply) = match status {
+            // The body limit's refusal is plain text, not JSON.
+            413 => {
+                let agent: ureq::Agent = ureq::Agent::config_builder()
+                    .http_status_as_error(false)
+                    .build()
+                    .into();
+                let r = agent
+                    .post(format!("{}{path}", server.url))
+                    .header("content-type", "application/json")
+                    .send(&body[..])
+                    .unwrap();
+                (r.status().as_u16(), Value::Null)
+            }
+            _ => server.post_raw(path, body),
+        };
+        assert_eq!(got, status, "{path} {shown}: {reply}");
+        if status != 413 {
+            let message = reply["error"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{shown}: {reply}"));
+            assert!(message.contains(words), "{shown}: {message}");
+        }
+    }
+    // Past --max-memory, the planner refuses up front and says which limit.
+    let small = Server::start(&["--max-memory", "1M"]);
+    let (status, reply) = small.post("/api/explore", &json!({ "toml": toml }));
+    assert_eq!(status, 200, "{reply}");
+    let refused = reply["linear_refused"].as_str().unwrap();
+    assert!(
+        refused.contains("past the limit max-memory = 1048576"),
+        "{refused}"
+    );
+    let refused = reply["histogram_refused"].as_str().unwrap();
+    assert!(
+        refused.contains("past the limit max-memory = 1048576"),
+        "{refused}"
+    );
+    let (status, reply) = small.post(
+        "/api/pick",
+        &json!({ "toml": toml, "distance": 1, "index": 0 }),
+    );
+    assert_eq!(status, 422, "{reply}");
+    assert!(
+        reply["error"].as_str().unwrap().contains("max-memory"),
+        "{reply}"
+    );
+}
+
+#[test]
+fn a_request_past_the_time_budget_is_stopped_and_the_server_goes_on() {
+    let server = Server::start(&["--time-budget", "1"]);
+    // English by moves takes seconds: more than the budget.
+    let toml = format!("metric = \"moves\"\n{}", shipped("english33"));
+    let (_, view) = server.post("/api/load", &json!({ "toml": toml }));
+    assert_eq!(view["metric"], "moves", "{view}");
+    let started = Instant::now();
+    let (status, reply) = server.post(
+        "/api/solve",
+        &json!({ "toml": toml, "state": view["start"] }),
+    );
+    assert_eq!(status, 504, "{reply}");
+    assert!(
+        reply["error"]
+            .as_str()
+            .unwrap()
+            .contains("time budget of 1 s"),
+        "{reply}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    // The worker was killed, not left running; one is seen while a request runs.
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(workers_of(server.pid()), 0);
+    let slow = {
+        let (url, toml, start) = (server.url.clone(), toml.clone(), view["start"].clone());
+        std::thread::spawn(move || {
+            let agent: ureq::Agent = ureq::Agent::config_builder()
+                .http_status_as_error(false)
+                .build()
+                .into();
+            agent
+                .post(format!("{url}/api/solve"))
+                .send_json(json!({ "toml": toml, "state": start }))
+                .map(|r| r.status().as_u16())
+        })
+    };
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(workers_of(server.pid()), 1);
+    assert_eq!(slow.join().unwrap().unwrap(), 504);
+    let started = Instant::now();
+    let (status, _) = server.post(
+        "/api/solve",
+        &json!({ "toml": shipped("flip4x4"), "state": "0".repeat(16) }),
+    );
+    assert_eq!(status, 200);
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn concurrent_requests_are_all_answered() {
+    let server = std::sync::Arc::new(Server::start(&["--jobs", "2"]));
+    let toml = shipped("lights-out");
+    let threads: Vec<_> = (0..12)
+        .map(|k| {
+            let server = server.clone();
+            let toml = toml.clone();
+            std::thread::spawn(move || {
+                let state: String = (0..25)
+                    .map(|i| if (i * 7 + k) % 3 == 0 { '1' } else { '0' })
+                    .collect();
+                let (status, reply) =
+                    server.post("/api/solve", &json!({ "toml": toml, "state": state }));
+                assert_eq!(status, 200, "{reply}");
+                let out = pegflip(
+                    &[
+                        "solve",
+                        "lights-out",
+                        "--json",
+                        reply["answer"]["start"].as_str().unwrap(),
+                    ],
+                    b"",
+                );
+                let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
+                assert_eq!(reply["answer"], cli);
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().expect("a request thread");
+    }
+}
+
+#[test]
+fn ctrl_c_stops_the_server_cleanly() {
+    let server = Server::start(&[]);
+    let (status, _) = server.get("/api/puzzles");
+    assert_eq!(status, 200);
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &server.pid().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    assert_eq!(server.wait(), Some(0));
+}
+
+/// How many `serve-worker` processes the process `parent` has (Linux's /proc).
+fn workers_of(parent: u32) -> usize {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    dir.filter_map(|e| e.ok())
+        .filter(|e| {
+            let path = e.path();
+            let stat = std::fs::read_to_string(path.join("stat")).unwrap_or_default();
+            // The parent's pid is the second field after the command's closing parenthesis.
+            let ppid = stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+                .and_then(|p| p.parse::<u32>().ok());
+            let cmdline = std::fs::read(path.join("cmdline")).unwrap_or_default();
+            ppid == Some(parent) && String::from_utf8_lossy(&cmdline).contains("serve-worker")
+        })
+        .count()
+}
