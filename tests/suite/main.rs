@@ -3,6 +3,7 @@
 
 mod common;
 
+mod browser;
 mod catalogue;
 mod cli;
 mod docs;
