@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 
@@ -374,6 +375,43 @@ async fn story(driver: &str, site: &str) {
     let after = page.board().await;
     assert_eq!(after.as_bytes()[hole], b'1');
     assert_eq!(after.bytes().filter(|&b| b == b'1').count(), 13);
+    // A second jump by dragging a peg onto a hole.
+    let jump = page
+        .eval(
+            "game.view.moves.find(m => m.kind === 'jump' && \
+             m.need_on.every(c => game.state[c] === '1') && \
+             m.need_off.every(c => game.state[c] === '0')).cells",
+        )
+        .await;
+    let (from, to) = (jump[0].as_u64().unwrap(), jump[2].as_u64().unwrap());
+    let cell = |i: u64| format!("#board .cell[data-cell=\"{i}\"]");
+    let (from_css, to_css) = (cell(from), cell(to));
+    let from_el = page.client.find(Locator::Css(&from_css)).await.unwrap();
+    let to_el = page.client.find(Locator::Css(&to_css)).await.unwrap();
+    let drag = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveToElement {
+            element: from_el,
+            duration: None,
+            x: 0.0,
+            y: 0.0,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::MoveToElement {
+            element: to_el,
+            duration: Some(Duration::from_millis(150)),
+            x: 0.0,
+            y: 0.0,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    page.client.perform_actions(drag).await.unwrap();
+    assert_eq!(page.text("#counter").await, "2 jumps");
+    let dragged = page.board().await;
+    assert_eq!(dragged.as_bytes()[to as usize], b'1');
+    assert_eq!(dragged.as_bytes()[from as usize], b'0');
 
     // Edit: back to flip4x4, break the file, see the message at its line, fix it into a 5x5 game, play it.
     page.client

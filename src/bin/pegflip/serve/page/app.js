@@ -322,6 +322,19 @@ async function playEdited() {
   afterMove();
 }
 
+// Puts the editor's caret where the error points.
+function goToError() {
+  const line = Number($("errors").dataset.line), col = Number($("errors").dataset.col);
+  if (!line) return;
+  const source = $("source");
+  const lines = source.value.split("\n");
+  let at = 0;
+  for (let i = 0; i < line - 1 && i < lines.length; i++) at += lines[i].length + 1;
+  at += Math.max(0, col - 1);
+  source.focus();
+  source.setSelectionRange(at, at + 1);
+}
+
 function download() {
   const blob = new Blob([$("source").value], { type: "application/toml" });
   const a = document.createElement("a");
@@ -421,6 +434,7 @@ async function main() {
   $("distance").addEventListener("input", markBar);
   $("play-edited").addEventListener("click", () => { game.edited = null; playEdited(); });
   $("download").addEventListener("click", download);
+  $("errors").addEventListener("click", goToError);
   let timer = null;
   $("source").addEventListener("input", () => {
     clearTimeout(timer);
