@@ -458,3 +458,113 @@ fn workers_of(parent: u32) -> usize {
         })
         .count()
 }
+
+/// A ladder of board sizes for toggles and jumps, then hostile bodies and
+/// fields: every request gets a right answer or a clear refusal (a status
+/// below 500 with a message, or the time budget's 504), never a crash.
+#[test]
+fn generated_sizes_and_hostile_requests_get_an_answer_or_a_refusal() {
+    let server = Server::start(&["--time-budget", "1"]);
+    let sizes: Vec<(usize, usize)> = [1, 2, 7, 64, 100]
+        .iter()
+        .flat_map(|&n| [(1, n), (n, 1), (n, n)])
+        .chain([(100, 101), (101, 100), (1, 10_001)])
+        .collect();
+    let rules = [
+        (
+            "[[moves]]\ntoggle = \"plus\"\n[goal]\ntarget = \"all-off\"\n",
+            false,
+        ),
+        (
+            "[[moves]]\njump = \"orthogonal\"\n[goal]\none-piece = \"anywhere\"\n",
+            true,
+        ),
+        (
+            "[[moves]]\njump = \"orthogonal\"\n[goal]\nfewest = \"pieces\"\n",
+            true,
+        ),
+    ];
+    let mut cases = 0;
+    for &(rows, cols) in &sizes {
+        for (rule, pegs) in rules {
+            let toml = format!("name = \"g\"\n[board]\nrows = {rows}\ncols = {cols}\n{rule}");
+            let (status, view) = server.post("/api/load", &json!({ "toml": toml }));
+            cases += 1;
+            if rows * cols > 10_000 {
+                assert_eq!(status, 422, "{rows}x{cols}: {view}");
+                assert!(
+                    view["error"].as_str().unwrap().contains("svg-cells"),
+                    "{view}"
+                );
+                continue;
+            }
+            assert_eq!(status, 200, "{rows}x{cols} {rule}: {view}");
+            assert_eq!(view["cells"].as_array().unwrap().len(), rows * cols);
+            assert_eq!(view["pegs"], pegs);
+            let start = view["start"].as_str().unwrap().to_string();
+            let (status, reply) =
+                server.post("/api/solve", &json!({ "toml": toml, "state": start }));
+            cases += 1;
+            match status {
+                200 => {
+                    let answer = &reply["answer"];
+                    if answer["solvable"] == true {
+                        let end = replay(&view, &start, reply["moves"].as_array().unwrap());
+                        let puzzle = pegflip::Puzzle::parse(&toml, "g.toml").unwrap();
+                        let fin = puzzle
+                            .read_board(answer["final"].as_str().unwrap(), "<final>")
+                            .unwrap()
+                            .state;
+                        let fin: String = (0..fin.len())
+                            .map(|i| if fin.get(i) { '1' } else { '0' })
+                            .collect();
+                        assert_eq!(end, fin, "{rows}x{cols} {rule}");
+                    }
+                }
+                // Past search-cells, or the time budget on a large peg board.
+                422 | 504 => assert!(!reply["error"].as_str().unwrap().is_empty()),
+                _ => panic!("{rows}x{cols} {rule}: {status} {reply}"),
+            }
+        }
+    }
+    let flip = shipped("flip4x4");
+    let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    let bodies: Vec<Vec<u8>> = vec![
+        Vec::new(),
+        b"null".to_vec(),
+        b"\"text\"".to_vec(),
+        deep.into_bytes(),
+        vec![0xff, 0xfe, 0x00],
+        json!({ "toml": null }).to_string().into_bytes(),
+        json!({ "toml": [1] }).to_string().into_bytes(),
+        json!({ "toml": flip, "state": 5 }).to_string().into_bytes(),
+        json!({ "toml": flip, "state": "" }).to_string().into_bytes(),
+        json!({ "toml": flip, "state": "0".repeat(15) }).to_string().into_bytes(),
+        json!({ "toml": flip, "state": "0".repeat(17) }).to_string().into_bytes(),
+        json!({ "toml": flip, "state": "é".repeat(16) }).to_string().into_bytes(),
+        json!({ "toml": flip, "state": "0".repeat(200_000) }).to_string().into_bytes(),
+        json!({ "toml": flip, "state": "0".repeat(16), "extra": [1, 2] }).to_string().into_bytes(),
+        json!({ "toml": flip, "file": 7, "state": "0".repeat(16) }).to_string().into_bytes(),
+        json!({ "toml": "", "state": "" }).to_string().into_bytes(),
+        json!({ "toml": "name = \"x\"\n[board]\nrows = 9223372036854775807\ncols = 1\n[[moves]]\ntoggle = \"plus\"\n[goal]\ntarget = \"all-off\"\n" }).to_string().into_bytes(),
+        json!({ "toml": "name = \"x\"\n[board]\nrows = -1\ncols = 1\n" }).to_string().into_bytes(),
+        json!({ "toml": "name = \"x\"\n[board]\nrows = 0\ncols = 0\n[[moves]]\ntoggle = \"plus\"\n[goal]\ntarget = \"all-off\"\n" }).to_string().into_bytes(),
+        json!({ "toml": "\u{0}\u{1}\u{2}" }).to_string().into_bytes(),
+    ];
+    for path in ["/api/load", "/api/solve", "/api/explore", "/api/pick"] {
+        for body in &bodies {
+            let shown = String::from_utf8_lossy(&body[..body.len().min(60)]).into_owned();
+            let (status, reply) = server.post_raw(path, body.clone());
+            cases += 1;
+            assert!(
+                (200..500).contains(&status) || status == 504,
+                "{path} {shown}: {status} {reply}"
+            );
+            if status != 200 {
+                let message = reply["error"].as_str().unwrap_or_default();
+                assert!(!message.is_empty(), "{path} {shown}: {reply}");
+            }
+        }
+    }
+    assert!(cases >= 120, "{cases} cases");
+}

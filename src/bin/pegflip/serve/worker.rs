@@ -12,7 +12,7 @@ use std::io::{Read, Write};
 use pegflip::board::Lattice;
 use pegflip::enumerate::{Request as States, enumerate};
 use pegflip::plan::Output;
-use pegflip::{Answer, Bits, Goal, Linear, MoveKind, Outcome, Program, Puzzle, Query, render};
+use pegflip::{Answer, Bits, Goal, Linear, Outcome, Program, Puzzle, Query, render};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -236,7 +236,8 @@ fn view(program: &Program) -> pegflip::Result<Value> {
             Lattice::Triangular => "triangular",
             Lattice::Graph(_) => "graph",
         },
-        "pegs": program.moves().iter().any(|m| m.kind == MoveKind::Jump),
+        // Drawn as holes and pegs when the file declares jumps, even where none fits the board.
+        "pegs": puzzle.rules.iter().any(|r| matches!(r, pegflip::puzzle::MoveRule::Jump(_))),
         "linear": program.is_linear(),
         "metric": metric,
         "moves": moves,
