@@ -456,6 +456,7 @@ async fn story(driver: &str, site: &str) {
             .await
             == json!(true)
     );
+    assert_eq!(page.text("#gutter .bad").await, line.to_string());
     page.shot("edit-error").await;
     let fixed = source
         .replacen("rows = 4", "rows = 5", 1)

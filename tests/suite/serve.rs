@@ -264,6 +264,17 @@ fn explore_and_pick_agree_with_states() {
     assert_eq!(status, 200, "{reply}");
     assert!(reply["linear"].is_null());
     assert!(!reply["histogram"].as_array().unwrap().is_empty());
+    // English is too large to explore on the page: refused at once, by the planner's estimate.
+    let started = Instant::now();
+    let (status, reply) = server.post("/api/explore", &json!({ "toml": shipped("english33") }));
+    assert_eq!(status, 200, "{reply}");
+    assert!(reply["histogram"].is_null());
+    let refused = reply["histogram_refused"].as_str().unwrap();
+    assert!(
+        refused.starts_with("too large to explore on the page"),
+        "{refused}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(2));
 }
 
 #[test]

@@ -19,9 +19,10 @@ use serde_json::{Value, json};
 /// The most quiet patterns an exploration draws.
 const QUIET_PATTERNS: usize = 32;
 
-/// The most states a histogram may count for the page: past it, the page
-/// says the puzzle is too large to explore.
-pub const EXPLORE_STATES: u64 = 1 << 22;
+/// The most work, in the planner's estimate (word operations), that a
+/// histogram or a pick may take for the page: about a second here. Past it
+/// the page says the puzzle is too large to explore there.
+pub const EXPLORE_WORK: u128 = 1 << 27;
 
 /// One piece of work on the puzzle in `toml`.
 #[derive(Deserialize)]
@@ -333,10 +334,9 @@ fn solve(program: &Program, state: &str) -> pegflip::Result<Value> {
 /// Rank, nullity, solvable states and quiet patterns for a linear puzzle,
 /// and for a puzzle small enough the number of solvable states per distance.
 fn explore(program: &Program) -> pegflip::Result<Value> {
-    let puzzle = program.puzzle();
-    let mut limits = puzzle.limits.clone();
+    let limits = &program.puzzle().limits;
     let (linear, linear_refused) = if program.is_linear() {
-        match linear_facts(program, &limits) {
+        match linear_facts(program, limits) {
             Ok(facts) => (Some(facts), None),
             Err(pegflip::Error::Internal(m)) => return Err(pegflip::Error::Internal(m)),
             Err(e) => (None, Some(e.to_string())),
@@ -344,12 +344,13 @@ fn explore(program: &Program) -> pegflip::Result<Value> {
     } else {
         (None, None)
     };
-    limits.max_states = limits.max_states.min(EXPLORE_STATES);
     let request = States {
         output: Output::Histogram,
         ..Default::default()
     };
-    let (histogram, refused) = match enumerate(program, &request, &limits, None) {
+    let counted = small_enough(program, &request, limits)
+        .and_then(|()| enumerate(program, &request, limits, None));
+    let (histogram, refused) = match counted {
         Ok(summary) => (
             Some(
                 summary
@@ -372,15 +373,34 @@ fn explore(program: &Program) -> pegflip::Result<Value> {
     }))
 }
 
+/// Refuses an enumeration the planner estimates past [`EXPLORE_WORK`].
+fn small_enough(
+    program: &Program,
+    request: &States,
+    limits: &pegflip::Limits,
+) -> pegflip::Result<()> {
+    let plan = pegflip::plan(program, &request.query(), Default::default(), limits)?;
+    if plan.work > EXPLORE_WORK {
+        return Err(pegflip::Error::Usage(format!(
+            "too large to explore on the page: {} is estimated at {:.1e} word operations, and \
+             the page explores up to {:.1e}; `pegflip states FILE --histogram` has no such limit",
+            plan.name(),
+            plan.work as f64,
+            EXPLORE_WORK as f64
+        )));
+    }
+    Ok(())
+}
+
 /// The `index`-th solvable state at `distance` from the goal.
 fn pick(program: &Program, distance: u32, index: u64) -> pegflip::Result<Value> {
-    let mut limits = program.puzzle().limits.clone();
-    limits.max_states = limits.max_states.min(EXPLORE_STATES);
+    let limits = &program.puzzle().limits;
     let request = States {
         output: Output::List,
         distances: true,
         ..Default::default()
     };
+    small_enough(program, &request, limits)?;
     let mut seen = 0u64;
     let mut found: Option<Bits> = None;
     let mut visit = |state: &Bits, d: Option<u32>| {
@@ -393,7 +413,7 @@ fn pick(program: &Program, distance: u32, index: u64) -> pegflip::Result<Value> 
         }
         true
     };
-    enumerate(program, &request, &limits, Some(&mut visit))?;
+    enumerate(program, &request, limits, Some(&mut visit))?;
     match found {
         Some(state) => Ok(json!({ "state": bits_text(&state), "distance": distance })),
         None => Err(pegflip::Error::Usage(format!(

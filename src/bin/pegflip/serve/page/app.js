@@ -254,10 +254,12 @@ async function solveAll() {
   const answer = game.answer || await refreshStatus();
   if (!answer || !answer.answer.solvable) return;
   game.animating = true;
+  // A move every 350 ms, faster for long solutions: about ten seconds at most.
+  const pace = Math.max(20, Math.min(350, 10000 / answer.moves.length));
   for (const i of answer.moves) {
     game.hint = i;
     redraw();
-    await new Promise((done) => setTimeout(done, 350));
+    await new Promise((done) => setTimeout(done, pace));
     game.history.push(i);
     game.state = apply(game.view.moves[i], game.state);
     game.hint = null;
@@ -292,6 +294,7 @@ async function check(file) {
     errors.dataset.col = r.data.col || "";
     errors.textContent = r.data.error;
     $("play-edited").disabled = true;
+    gutter();
     return null;
   }
   errors.dataset.state = "ok";
@@ -299,6 +302,7 @@ async function check(file) {
   errors.dataset.col = "";
   errors.textContent = `ok: ${r.data.name}, ${r.data.cells.length} cells, ${r.data.moves.length} moves`;
   $("play-edited").disabled = false;
+  gutter();
   draw($("preview"), r.data, r.data.start, { scale: Math.min(1, 300 / Math.max(r.data.width, r.data.height)) });
   game.edited = r.data;
   return r.data;
@@ -320,6 +324,22 @@ async function playEdited() {
   for (const id of ["linear", "quiet", "histogram", "explore-status"]) $(id).replaceChildren();
   $("picker").hidden = true;
   afterMove();
+}
+
+// Line numbers beside the editor, the error's line marked.
+function gutter() {
+  const count = $("source").value.split("\n").length;
+  const bad = $("errors").dataset.state === "error" ? Number($("errors").dataset.line) : 0;
+  const g = $("gutter");
+  g.replaceChildren();
+  for (let i = 1; i <= count; i++) {
+    const n = document.createElement("span");
+    n.textContent = String(i);
+    if (i === bad) { n.className = "bad"; n.title = $("errors").textContent; }
+    g.appendChild(n);
+    g.appendChild(document.createTextNode("\n"));
+  }
+  g.scrollTop = $("source").scrollTop;
 }
 
 // Puts the editor's caret where the error points.
@@ -436,7 +456,9 @@ async function main() {
   $("download").addEventListener("click", download);
   $("errors").addEventListener("click", goToError);
   let timer = null;
+  $("source").addEventListener("scroll", () => { $("gutter").scrollTop = $("source").scrollTop; });
   $("source").addEventListener("input", () => {
+    gutter();
     clearTimeout(timer);
     $("errors").dataset.state = "checking";
     timer = setTimeout(() => check(), 250);
