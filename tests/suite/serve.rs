@@ -292,7 +292,7 @@ fn bad_requests_get_their_status_and_a_message() {
         ("/api/pick", json!({ "toml": toml, "distance": -1, "index": 0 }).to_string().into_bytes(), 400, "invalid value: integer `-1`"),
         ("/api/pick", json!({ "toml": toml, "distance": 1, "index": u64::MAX }).to_string().into_bytes(), 422, "none has index"),
         ("/api/load", json!({ "toml": "name = " }).to_string().into_bytes(), 422, "puzzle.toml:1:8"),
-        ("/api/load", json!({ "toml": "name = \"big\"\n[board]\nrows = 200\ncols = 200\n[[moves]]\ntoggle = \"plus\"\n[goal]\ntarget = \"all-off\"\n" }).to_string().into_bytes(), 422, "svg-cells"),
+        ("/api/load", json!({ "toml": "name = \"big\"\n[board]\nrows = 200\ncols = 200\n[[moves]]\ntoggle = \"plus\"\n[goal]\ntarget = \"all-off\"\n" }).to_string().into_bytes(), 422, "is 40000, past the limit svg-cells = 10000"),
         ("/api/solve", vec![b' '; 300 * 1024], 413, ""),
     ];
     for (path, body, status, words) in cases {
@@ -504,7 +504,10 @@ fn generated_sizes_and_hostile_requests_get_an_answer_or_a_refusal() {
             if rows * cols > 10_000 {
                 assert_eq!(status, 422, "{rows}x{cols}: {view}");
                 assert!(
-                    view["error"].as_str().unwrap().contains("svg-cells"),
+                    view["error"].as_str().unwrap().contains(&format!(
+                        "is {}, past the limit svg-cells = 10000",
+                        rows * cols
+                    )),
                     "{view}"
                 );
                 continue;

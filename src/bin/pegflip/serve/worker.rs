@@ -153,12 +153,15 @@ fn view(program: &Program) -> pegflip::Result<Value> {
     let puzzle = program.puzzle();
     let board = &puzzle.board;
     if board.cells() > render::SVG_CELLS {
-        return Err(puzzle.limits.exceeded(
-            "svg-cells",
-            "the number of cells to draw",
-            board.cells() as u128,
-            "the page draws boards of at most 10,000 cells; use `pegflip solve` for larger ones",
-        ));
+        return Err(pegflip::Error::Limit {
+            what: "the number of cells to draw".into(),
+            name: "svg-cells",
+            value: board.cells() as u128,
+            limit: render::SVG_CELLS as u128,
+            hint:
+                "the page draws boards of at most 10,000 cells; `pegflip solve` takes larger ones"
+                    .into(),
+        });
     }
     if let Some(reason) = program.unlisted_reason() {
         return Err(pegflip::Error::Usage(format!(
