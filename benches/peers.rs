@@ -66,6 +66,7 @@ fn english(c: &mut Criterion) {
             symmetry,
             output: Output::Count,
             distances: false,
+            cluster: None,
         };
         group.bench_function(name, |b| {
             b.iter(|| black_box(enumerate(&program, &request, &Limits::default(), None).unwrap()))

@@ -50,6 +50,8 @@ pub struct StatesQuery {
     pub reachable: bool,
     /// Whether states are taken up to symmetry.
     pub symmetry: bool,
+    /// The dataflow workers asked for, in all processes (1: none asked).
+    pub workers: usize,
 }
 
 /// What `states` prints.
@@ -100,6 +102,9 @@ pub enum Engine {
     /// Peg positions counted layer by layer up to symmetry on a grid word,
     /// weighted by orbit size; winning lines by the complement duality.
     PegOrbits,
+    /// The peg orbits' layers as a timely dataflow, hash-partitioned across
+    /// worker threads and processes.
+    Dataflow,
 }
 
 impl Engine {
@@ -115,6 +120,7 @@ impl Engine {
             Engine::Layered => "layered",
             Engine::PegOrbits => "peg orbits",
             Engine::MoveLevels => "move levels",
+            Engine::Dataflow => "dataflow",
         }
     }
 
@@ -153,6 +159,10 @@ impl Engine {
             Engine::PegOrbits => {
                 "layers of peg positions up to symmetry: jumps found bit-parallel on a grid word, \
                  positions counted by orbit size, winning lines by the complement duality"
+            }
+            Engine::Dataflow => {
+                "the peg orbits' layers as a timely dataflow: each layer hash-partitioned across \
+                 the workers, successors exchanged to their owners, counts broadcast"
             }
         }
     }
@@ -424,6 +434,9 @@ fn move_levels_plan(program: &Program, q: &StatesQuery, limits: &Limits) -> Resu
 }
 
 fn states_plan(program: &Program, q: &StatesQuery, limits: &Limits) -> Result<Plan> {
+    if q.workers > 1 {
+        return dataflow_plan(program, q, limits);
+    }
     if program.puzzle().metric == crate::Metric::Moves && q.output == Output::Histogram {
         return move_levels_plan(program, q, limits);
     }
@@ -489,6 +502,41 @@ fn states_plan(program: &Program, q: &StatesQuery, limits: &Limits) -> Result<Pl
         engine: Engine::Layered,
         memory: memory.min(u128::from(limits.max_memory)),
         work: states * program.moves().len() as u128,
+        budget: limits.max_memory,
+    })
+}
+
+/// The dataflow engine, for what it serves: counts and histograms of the
+/// positions reachable from a start on a peg board whose jumps fit a grid word.
+fn dataflow_plan(program: &Program, q: &StatesQuery, limits: &Limits) -> Result<Plan> {
+    if !cfg!(feature = "dataflow") {
+        return Err(Error::Usage(
+            "this build has no dataflow engine: build with the `dataflow` feature for --workers \
+             and --processes"
+                .into(),
+        ));
+    }
+    if !(q.from && q.reachable && q.output != Output::List)
+        || program.puzzle().metric == crate::Metric::Moves
+    {
+        return Err(Error::Usage(
+            "--workers and --processes count the positions reachable from a start: give --from \
+             BOARD --reachable with --count or --histogram (jumps metric)"
+                .into(),
+        ));
+    }
+    if !crate::enumerate::pegs::applies(program) {
+        return Err(Error::Usage(
+            "--workers and --processes need a peg board: every move a jump, a goal of one piece \
+             count, and a board whose jumps fit a 64-bit grid word"
+                .into(),
+        ));
+    }
+    let moves = program.moves().len() as u128;
+    Ok(Plan {
+        engine: Engine::Dataflow,
+        memory: crate::enumerate::bitboard::round_bytes(moves),
+        work: (1u128 << program.cells()) * moves,
         budget: limits.max_memory,
     })
 }

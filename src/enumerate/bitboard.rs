@@ -285,7 +285,7 @@ impl Engine {
 
     /// Pushes the canonical form of every successor of every state of
     /// `parents` into its partition of `parts`.
-    fn expand(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
+    pub(crate) fn expand(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
         match self.width {
             1 => self.expand_n::<1>(parents, parts),
             2 => self.expand_n::<2>(parents, parts),
@@ -390,7 +390,7 @@ impl Engine {
 
 /// The partition of a canonical grid word: the top bits of a multiplicative hash.
 #[inline]
-fn part_of(word: u64) -> usize {
+pub(crate) fn part_of(word: u64) -> usize {
     (word.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - PARTS.trailing_zeros())) as usize
 }
 

@@ -18,6 +18,8 @@
 //! symmetries ([`symmetry::Symmetries`]): one representative per orbit.
 
 pub mod bitboard;
+#[cfg(feature = "dataflow")]
+pub mod dataflow;
 pub mod graph;
 pub mod layers;
 pub(crate) mod pegs;
@@ -47,6 +49,9 @@ pub struct Request {
     pub symmetry: bool,
     /// What is wanted: every state, their number, or their number per distance.
     pub output: Output,
+    /// Run as a timely dataflow on these workers (`states --workers`,
+    /// `--processes`); `None` runs on this process's threads alone.
+    pub cluster: Option<Cluster>,
     /// Give each listed state its distance even where the listing does not
     /// find it on the way: a linear puzzle's states are listed by algebra, and
     /// each distance is then a walk of the null space (left out, as `None`,
@@ -62,7 +67,41 @@ impl Request {
             from: self.from.is_some(),
             reachable: self.reachable,
             symmetry: self.symmetry,
+            workers: self.cluster.as_ref().map_or(1, Cluster::workers),
         })
+    }
+}
+
+/// Where a dataflow enumeration's workers run: `threads` per process, and
+/// the address of every process (none for one process).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cluster {
+    /// Worker threads in each process.
+    pub threads: usize,
+    /// This process's index into `addresses`.
+    pub process: usize,
+    /// `host:port` of every process, in order; empty for one process.
+    pub addresses: Vec<String>,
+}
+
+impl Cluster {
+    /// `threads` workers in this process alone.
+    pub fn local(threads: usize) -> Cluster {
+        Cluster {
+            threads,
+            process: 0,
+            addresses: Vec::new(),
+        }
+    }
+
+    /// The number of processes.
+    pub fn processes(&self) -> usize {
+        self.addresses.len().max(1)
+    }
+
+    /// The number of workers in all.
+    pub fn workers(&self) -> usize {
+        self.threads * self.processes()
     }
 }
 
@@ -183,6 +222,14 @@ pub fn enumerate(
             None => None,
         };
         return crate::solve::moves::histogram(program, from, request.symmetry, limits);
+    }
+    #[cfg(feature = "dataflow")]
+    if plan.engine == Engine::Dataflow {
+        let cluster = request
+            .cluster
+            .as_ref()
+            .ok_or_else(|| Error::Internal("a dataflow planned without workers".into()))?;
+        return dataflow::count(program, request, limits, cluster);
     }
     // A visitor wants the states themselves, which only the layered search yields.
     if plan.engine == Engine::PegOrbits && visit.is_none() {

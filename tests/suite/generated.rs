@@ -348,6 +348,7 @@ fn every_query_under_every_memory_budget() {
                 from: true,
                 reachable: true,
                 symmetry: false,
+                workers: 1,
             }),
             Query::States(StatesQuery {
                 output: Output::Histogram,

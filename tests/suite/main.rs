@@ -2,6 +2,7 @@
 //! one per file). Run one module with a filter: `cargo test --release --test suite judges::`.
 
 mod common;
+mod dataflow;
 
 mod browser;
 mod catalogue;

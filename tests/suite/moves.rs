@@ -428,6 +428,7 @@ fn move_histograms_agree_with_plain_searches() {
                 symmetry,
                 output: Output::Histogram,
                 distances: false,
+                cluster: None,
             };
             enumerate(&program, &request, &puzzle.limits, None)
                 .unwrap()

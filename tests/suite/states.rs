@@ -398,6 +398,7 @@ fn peg_counts_by_orbits_and_duality_agree_with_the_plain_search() {
                         symmetry,
                         output,
                         distances: false,
+                        cluster: None,
                     };
                     let plan = pegflip::plan::plan(
                         &program,
@@ -415,6 +416,18 @@ fn peg_counts_by_orbits_and_duality_agree_with_the_plain_search() {
                     assert_eq!(fast.count, plain.count, "{what}");
                     if output == Output::Histogram {
                         assert_eq!(fast.histogram, plain.histogram, "{what}");
+                    }
+                    if reachable {
+                        // The dataflow engine on three worker threads agrees too.
+                        let request = Request {
+                            cluster: Some(pegflip::enumerate::Cluster::local(3)),
+                            ..request.clone()
+                        };
+                        let flow = enumerate(&program, &request, &limits, None).unwrap();
+                        assert_eq!(flow.count, plain.count, "{what}, dataflow");
+                        if output == Output::Histogram {
+                            assert_eq!(flow.histogram, plain.histogram, "{what}, dataflow");
+                        }
                     }
                     checked += 1;
                 }

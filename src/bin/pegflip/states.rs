@@ -45,6 +45,20 @@ pub struct Args {
     /// Print the plan (engine, estimated memory and work) to stderr first.
     #[arg(long)]
     explain: bool,
+    /// Count on W worker threads as a timely dataflow, each layer
+    /// partitioned across them (peg boards, `--from BOARD --reachable`).
+    #[arg(long, value_name = "W")]
+    workers: Option<usize>,
+    /// The number of processes of a distributed run; each runs the same
+    /// command with its own --process, and --hostfile lists their addresses.
+    #[arg(long, value_name = "N", requires_all = ["process", "hostfile"])]
+    processes: Option<usize>,
+    /// This process's index in a distributed run, from 0.
+    #[arg(long, value_name = "I", requires = "processes")]
+    process: Option<usize>,
+    /// A file of `host:port` lines, one per process, in process order.
+    #[arg(long, value_name = "FILE", requires = "processes")]
+    hostfile: Option<String>,
     /// Print one JSON object: `{"count": ...}`, `{"histogram": [...]}`, or
     /// `{"states": [...]}` (each state as with `--format json`).
     #[arg(long)]
@@ -85,11 +99,16 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     } else {
         Output::List
     };
+    let cluster = cluster(args)?;
+    if cluster.as_ref().is_some_and(|c| c.processes() > 1) {
+        quiet_lost_connections();
+    }
     let request = Request {
         from,
         reachable: args.reachable,
         symmetry: args.symmetry,
         output,
+        cluster,
         // Only JSON listings print a target puzzle's distances.
         distances: args.json || args.format == Format::Json,
     };
@@ -101,7 +120,8 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     let objective = matches!(program.goal(), Goal::FewestPieces);
     let listing = !args.count && !args.histogram;
     let progress = Progress::new();
-    let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    // Not locked for the whole run: the workers of a dataflow may print too.
+    let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout());
     let mut failed: Option<std::io::Error> = None;
     let cells = program.cells();
     let format = if args.json { Format::Json } else { args.format };
@@ -185,6 +205,73 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     }
     out.flush()?;
     Ok(crate::OK)
+}
+
+/// Keeps the panics of timely's threads after a lost connection off stderr:
+/// the run ends with one error that says what happened.
+fn quiet_lost_connections() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        let quiet = [
+            "timely communication error",
+            "MergeQueue poisoned",
+            "Send thread panic",
+            "Recv thread panic",
+            "Worker panic",
+        ];
+        if !quiet.iter().any(|q| message.contains(q)) {
+            default(info);
+        }
+    }));
+}
+
+/// The workers of `--workers`, `--processes`, `--process` and `--hostfile`.
+fn cluster(args: &Args) -> anyhow::Result<Option<pegflip::enumerate::Cluster>> {
+    let threads = args.workers.unwrap_or(1);
+    if !(1..=1024).contains(&threads) {
+        anyhow::bail!("--workers must be from 1 to 1024, not {threads}");
+    }
+    let Some(processes) = args.processes else {
+        return Ok(args
+            .workers
+            .map(|_| pegflip::enumerate::Cluster::local(threads)));
+    };
+    let process = args.process.unwrap_or(0);
+    if !(1..=1024).contains(&processes) || process >= processes {
+        anyhow::bail!(
+            "--processes must be from 1 to 1024 and --process from 0 to one less, not {processes} \
+             and {process}"
+        );
+    }
+    let path = args.hostfile.as_deref().unwrap_or_default();
+    let text = std::fs::read_to_string(path).map_err(|source| pegflip::Error::Io {
+        path: path.into(),
+        source,
+    })?;
+    let addresses: Vec<String> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    if addresses.len() < processes {
+        anyhow::bail!(
+            "{path} lists {} addresses, but --processes is {processes}: one `host:port` line per \
+             process",
+            addresses.len()
+        );
+    }
+    Ok(Some(pegflip::enumerate::Cluster {
+        threads,
+        process,
+        addresses: addresses[..processes].to_vec(),
+    }))
 }
 
 /// A spinner on stderr that appears once a run has lasted a second (never

@@ -5,8 +5,13 @@ const $ = (id) => document.getElementById(id);
 const SVGNS = "http://www.w3.org/2000/svg";
 
 // The puzzle being played: its file, the view the server compiled from it,
-// the board, and the moves played (for undo and redo).
-const game = { name: "", file: "", toml: "", view: null, start: "", state: "", history: [], undone: [], answer: null, selected: null, hint: null, animating: false };
+// the board, the moves played (for undo and redo), the last answer from the
+// server, and the editor's file and its last valid view.
+const game = {
+  name: "", file: "", toml: "", view: null, start: "", state: "", history: [], undone: [],
+  answer: null, selected: null, hint: null, animating: false, explored: null,
+  editFile: "", edited: null,
+};
 let solveSeq = 0;
 let editSeq = 0;
 
@@ -294,6 +299,7 @@ async function check(file) {
     errors.dataset.col = r.data.col || "";
     errors.textContent = r.data.error;
     $("play-edited").disabled = true;
+    game.edited = null;
     gutter();
     return null;
   }
@@ -310,7 +316,11 @@ async function check(file) {
 
 async function playEdited() {
   const view = game.edited || await check();
-  if (!view) return;
+  if (!view) {
+    $("status").dataset.state = "refused";
+    $("status").textContent = "this file has an error: the editor shows where";
+    return;
+  }
   game.view = view;
   game.toml = $("source").value;
   game.file = game.editFile || "puzzle.toml";
@@ -373,6 +383,7 @@ async function explore() {
   if (!r.ok) { $("explore-status").textContent = `no answer: ${r.data.error}`; return; }
   $("explore-status").textContent = "";
   const d = r.data;
+  game.explored = d;
   const lin = $("linear");
   lin.replaceChildren();
   if (d.linear) {
@@ -436,7 +447,9 @@ async function pick() {
   game.state = r.data.state;
   game.history = [];
   game.undone = [];
-  $("note").textContent = `a random solvable board at distance ${distance}`;
+  $("note").textContent = game.explored && game.explored.objective
+    ? `a random board whose best end leaves ${distance}`
+    : `a random solvable board at distance ${distance}`;
   afterMove();
 }
 

@@ -1,0 +1,383 @@
+//! Layered peg enumeration as a timely dataflow: each layer hash-partitioned across worker threads and processes.
+//!
+//! Every worker runs the same loop, one timely round per layer:
+//! - it expands the positions of the layer it owns with the grid-word engine
+//!   ([`super::bitboard`]), canonical up to the symmetries that fix the start;
+//! - the children are exchanged to their owners: a position belongs to the
+//!   worker its partition (a hash of the position) is routed to;
+//! - each worker deduplicates what it receives into its part of the next layer;
+//! - its counts for the layer (positions, and positions weighted by orbit
+//!   size) are broadcast, so every worker knows the totals, when the layers
+//!   end, and whether any worker passed its memory budget.
+//!
+//! Only the layer being expanded and the one being built are kept. The
+//! workers are threads of one process ([`Cluster::local`]) or of several
+//! processes that connect over TCP ([`Cluster`] with addresses): every
+//! process runs the same command with its own index, and all of them end
+//! with the same [`Summary`].
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::panic::AssertUnwindSafe;
+use std::rc::Rc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rustc_hash::FxHashSet;
+use timely::communication::Hooks;
+use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
+use timely::dataflow::operators::vec::{Broadcast, Input};
+use timely::dataflow::operators::{Exchange, Inspect, Probe};
+use timely::dataflow::{InputHandleVec, ProbeHandle};
+
+use super::bitboard::{Engine, PARTS, part_of};
+use super::symmetry::Symmetries;
+use super::{Cluster, Request, Summary};
+use crate::error::{Error, Result};
+use crate::limits::Limits;
+use crate::program::Program;
+
+/// The most parents expanded between two exchanges: bounds the children in flight.
+const CHUNK: usize = 1 << 16;
+
+/// Bytes a received position takes in a worker's set (with the set's slack).
+const SET_BYTES: u64 = 24;
+
+/// What one worker reports for one layer.
+type Report = (u64, u128, u64);
+
+/// Counts the positions reachable from `request.from` (a count or a
+/// histogram, with `--reachable`) on a peg program the peg orbits engine
+/// serves, as a timely dataflow on `cluster`. Every process returns the same
+/// summary. `limits.max_memory` is each process's: its worker threads share it.
+pub fn count(
+    program: &Program,
+    request: &Request,
+    limits: &Limits,
+    cluster: &Cluster,
+) -> Result<Summary> {
+    let not_planned =
+        || Error::Internal("the dataflow engine was planned for a query it does not serve".into());
+    let start = request
+        .from
+        .as_ref()
+        .and_then(|s| s.to_u64())
+        .ok_or_else(not_planned)?;
+    if !request.reachable {
+        return Err(not_planned());
+    }
+    let cells = program.cells();
+    let identity = || vec![(0..cells).collect::<Vec<usize>>()];
+    let perms = match Symmetries::of(program, &[start], limits) {
+        Ok(group) => group.perms().to_vec(),
+        Err(e) if request.symmetry => return Err(e),
+        Err(_) => identity(),
+    };
+    // Built once here to refuse early; each worker builds its own copy.
+    let engine = Engine::new(program, &perms).ok_or_else(not_planned)?;
+    let order = engine.order();
+    let source = engine.canon(engine.to_grid(start));
+    let shared = Arc::new((program.clone(), perms));
+    let symmetry = request.symmetry;
+    // Each worker's share of the process's memory.
+    let budget = limits.max_memory / cluster.threads.max(1) as u64;
+    let (builders, comms) = allocators(cluster)?;
+    // The first worker failure, in words: a panic's message is lost in timely's join.
+    let failure: Arc<Mutex<Option<String>>> = Arc::default();
+    let failed = failure.clone();
+    let work = move |worker: &mut timely::worker::Worker| {
+        let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            layers(worker, &shared, source, order, symmetry, budget)
+        }));
+        run.unwrap_or_else(|panic| {
+            let message = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "a worker panicked".into());
+            if let Ok(mut first) = failed.lock() {
+                first.get_or_insert(message);
+            }
+            Err(Stop::Failed)
+        })
+    };
+    let guards =
+        timely::execute::execute_from(builders, comms, timely::WorkerConfig::default(), work)
+            .map_err(|e| Error::Usage(format!("the dataflow could not start: {e}")))?;
+    // After a lost connection timely's own threads panic as they are joined too.
+    let results = std::panic::catch_unwind(AssertUnwindSafe(|| guards.join()));
+    let lost = || {
+        let message = failure.lock().ok().and_then(|f| f.clone());
+        Error::Usage(format!(
+            "the dataflow stopped: {}",
+            lost_peer(message.as_deref().unwrap_or("a worker panicked"))
+        ))
+    };
+    let mut answer = None;
+    for result in results.map_err(|_| lost())? {
+        match result {
+            Ok(Ok(summary)) => answer = answer.or(Some(summary)),
+            Ok(Err(Stop::Memory(depth, bytes, budget))) => {
+                return Err(Error::Limit {
+                    what: format!(
+                        "the memory one worker needs for layer {depth} (its share of max-memory \
+                         over {} threads)",
+                        cluster.threads
+                    ),
+                    name: "max-memory",
+                    value: u128::from(bytes),
+                    limit: u128::from(budget),
+                    hint: "raise --max-memory, or add processes".into(),
+                });
+            }
+            Ok(Err(Stop::Failed)) | Err(_) => return Err(lost()),
+        }
+    }
+    answer.ok_or_else(|| Error::Internal("no worker returned a summary".into()))
+}
+
+/// Why a worker stopped before the last layer.
+enum Stop {
+    /// A layer needed more than the worker's share of max-memory: at which
+    /// layer, the bytes, and the share.
+    Memory(u32, u64, u64),
+    /// A worker panicked (its message is kept aside).
+    Failed,
+}
+
+/// One worker's rounds, one per layer, until a layer is empty everywhere.
+fn layers(
+    worker: &mut timely::worker::Worker,
+    shared: &(Program, Vec<Vec<usize>>),
+    source: u64,
+    order: usize,
+    symmetry: bool,
+    budget: u64,
+) -> std::result::Result<Summary, Stop> {
+    let (program, perms) = shared;
+    let engine = Engine::new(program, perms).expect("checked before the workers start");
+    let me = worker.index();
+    let peers = worker.peers();
+    let mut children: InputHandleVec<u32, u64> = InputHandleVec::new();
+    let mut reports: InputHandleVec<u32, Report> = InputHandleVec::new();
+    // What arrives, by round: a fast worker's next round may arrive before
+    // this worker has taken the current one.
+    let received: Rc<RefCell<BTreeMap<u32, FxHashSet<u64>>>> = Rc::default();
+    let totals: Rc<RefCell<BTreeMap<u32, Vec<Report>>>> = Rc::default();
+    let probe = ProbeHandle::new();
+    worker.dataflow::<u32, _, _>(|scope| {
+        let into = received.clone();
+        scope
+            .input_from(&mut children)
+            .exchange(|w: &u64| part_of(*w) as u64)
+            .inspect_core(move |event| {
+                if let Ok((stamp, data)) = event {
+                    let round = stamp.least().copied().unwrap_or_default();
+                    into.borrow_mut()
+                        .entry(round)
+                        .or_default()
+                        .extend(data.iter().copied());
+                }
+            })
+            .probe_with(&probe);
+        let into = totals.clone();
+        scope
+            .input_from(&mut reports)
+            .broadcast()
+            .inspect_core(move |event| {
+                if let Ok((stamp, data)) = event {
+                    let round = stamp.least().copied().unwrap_or_default();
+                    into.borrow_mut()
+                        .entry(round)
+                        .or_default()
+                        .extend(data.iter().copied());
+                }
+            })
+            .probe_with(&probe);
+    });
+    let owns = |w: u64| part_of(w) % peers == me;
+    let mut layer: Vec<u64> = if owns(source) {
+        vec![source]
+    } else {
+        Vec::new()
+    };
+    let mut summary = Summary {
+        symmetries: if symmetry { order } else { 1 },
+        ..Summary::default()
+    };
+    let mut parts: Vec<Vec<u64>> = vec![Vec::new(); PARTS];
+    let mut depth: u32 = 0;
+    loop {
+        let weighted: u128 = layer
+            .iter()
+            .map(|&s| {
+                if symmetry {
+                    1
+                } else {
+                    (order / engine.stabilizer(s)) as u128
+                }
+            })
+            .sum();
+        let held = layer.len() as u64 * 8;
+        reports.send((layer.len() as u64, weighted, held));
+        for chunk in layer.chunks(CHUNK) {
+            parts.iter_mut().for_each(Vec::clear);
+            engine.expand(chunk, &mut parts);
+            for part in &mut parts {
+                children.send_batch(part);
+            }
+            worker.step();
+        }
+        depth += 1;
+        children.advance_to(depth);
+        reports.advance_to(depth);
+        while probe.less_than(children.time()) {
+            worker.step();
+        }
+        let round = depth - 1;
+        let reported: Vec<Report> = totals.borrow_mut().remove(&round).unwrap_or_default();
+        let states: u64 = reported.iter().map(|r| r.0).sum();
+        let weight: u128 = reported.iter().map(|r| r.1).sum();
+        let peak: u64 = reported.iter().map(|r| r.2).max().unwrap_or(0);
+        if states == 0 {
+            break;
+        }
+        summary.count.add(weight);
+        *summary.histogram.entry(depth - 1).or_default() += weight;
+        let next: Vec<u64> = {
+            let set = received.borrow_mut().remove(&round).unwrap_or_default();
+            let mut v: Vec<u64> = set.into_iter().collect();
+            v.sort_unstable();
+            v
+        };
+        // Every worker reads the same reports, so all stop together.
+        let bytes = peak.max(next.len() as u64 * (8 + SET_BYTES));
+        if bytes > budget {
+            return Err(Stop::Memory(depth, bytes, budget));
+        }
+        layer = next;
+    }
+    Ok(summary)
+}
+
+/// How long the processes of a cluster wait for one another to connect.
+const CONNECT_WAIT: Duration = Duration::from_secs(120);
+
+/// The workers' allocators: threads of this process, connected over TCP to
+/// the other processes when there are several. Connections are made here,
+/// not by timely, so that nothing is printed to stdout and a process that
+/// never comes is a clear error.
+fn allocators(cluster: &Cluster) -> Result<(Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>)> {
+    let hooks = Hooks::default();
+    let local = ProcessBuilder::new_typed_vector(
+        cluster.threads,
+        hooks.refill.clone(),
+        hooks.spill.clone(),
+    );
+    if cluster.processes() == 1 {
+        return Ok((
+            local.into_iter().map(AllocatorBuilder::Process).collect(),
+            Box::new(()),
+        ));
+    }
+    let sockets = connect(&cluster.addresses, cluster.process)?;
+    let (builders, guard) =
+        initialize_networking_from_sockets(local, sockets, cluster.process, cluster.threads, hooks)
+            .map_err(|e| Error::Usage(format!("the processes could not start talking: {e}")))?;
+    Ok((
+        builders.into_iter().map(AllocatorBuilder::Tcp).collect(),
+        Box::new(guard),
+    ))
+}
+
+/// One stream to every other process, in process order (`None` for this
+/// one): this process listens at its own address, connects to the processes
+/// before it and accepts the ones after it, each of which first sends its index.
+fn connect(addresses: &[String], me: usize) -> Result<Vec<Option<TcpStream>>> {
+    let deadline = Instant::now() + CONNECT_WAIT;
+    let io = |what: String| move |e: std::io::Error| Error::Usage(format!("{what}: {e}"));
+    let listener = TcpListener::bind(&addresses[me]).map_err(io(format!(
+        "process {me} cannot listen on {}",
+        addresses[me]
+    )))?;
+    listener
+        .set_nonblocking(true)
+        .map_err(io("cannot poll the listener".into()))?;
+    let mut sockets: Vec<Option<TcpStream>> = (0..addresses.len()).map(|_| None).collect();
+    for (i, address) in addresses.iter().enumerate().take(me) {
+        let mut stream = loop {
+            match TcpStream::connect(address) {
+                Ok(stream) => break stream,
+                Err(e) if Instant::now() < deadline => {
+                    let _ = e;
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                Err(e) => {
+                    return Err(Error::Usage(format!(
+                        "process {me} could not reach process {i} at {address} within {} s: {e}",
+                        CONNECT_WAIT.as_secs()
+                    )));
+                }
+            }
+        };
+        stream
+            .write_all(&(me as u64).to_le_bytes())
+            .map_err(io(format!("cannot greet process {i} at {address}")))?;
+        let _ = stream.set_nodelay(true);
+        sockets[i] = Some(stream);
+    }
+    while sockets.iter().skip(me + 1).any(Option::is_none) {
+        match listener.accept() {
+            Ok((mut stream, _)) => {
+                stream
+                    .set_nonblocking(false)
+                    .map_err(io("cannot set a connection blocking".into()))?;
+                let mut index = [0u8; 8];
+                stream
+                    .read_exact(&mut index)
+                    .map_err(io("a connecting process did not say which it is".into()))?;
+                let index = u64::from_le_bytes(index) as usize;
+                if index <= me || index >= addresses.len() || sockets[index].is_some() {
+                    return Err(Error::Usage(format!(
+                        "process {me} was reached by a process that calls itself {index}: check \
+                         that every process has its own --process and the same hostfile"
+                    )));
+                }
+                let _ = stream.set_nodelay(true);
+                sockets[index] = Some(stream);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                if Instant::now() >= deadline {
+                    let missing: Vec<String> = (me + 1..addresses.len())
+                        .filter(|&i| sockets[i].is_none())
+                        .map(|i| i.to_string())
+                        .collect();
+                    return Err(Error::Usage(format!(
+                        "process {me} waited {} s at {} and process {} never connected",
+                        CONNECT_WAIT.as_secs(),
+                        addresses[me],
+                        missing.join(", ")
+                    )));
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err(e) => return Err(io("cannot accept a connection".into())(e)),
+        }
+    }
+    Ok(sockets)
+}
+
+/// A worker's failure in words: a lost connection says which side went away.
+fn lost_peer(panic: &str) -> String {
+    if panic.contains("timely communication error") || panic.contains("MergeQueue poisoned") {
+        format!(
+            "the connection to another process was lost, so the layers cannot be completed \
+             (timely reported: {panic})"
+        )
+    } else {
+        format!("a worker failed: {panic}")
+    }
+}
