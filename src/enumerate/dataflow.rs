@@ -32,6 +32,7 @@ use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
 use timely::dataflow::operators::vec::{Broadcast, Input};
 use timely::dataflow::operators::{Exchange, Inspect, Probe};
 use timely::dataflow::{InputHandleVec, ProbeHandle};
+use timely::progress::Stamp;
 
 use super::bitboard::{Engine, PARTS, part_of};
 use super::symmetry::Symmetries;
@@ -169,33 +170,15 @@ fn layers(
     let totals: Rc<RefCell<BTreeMap<u32, Vec<Report>>>> = Rc::default();
     let probe = ProbeHandle::new();
     worker.dataflow::<u32, _, _>(|scope| {
-        let into = received.clone();
         scope
             .input_from(&mut children)
             .exchange(|w: &u64| part_of(*w) as u64)
-            .inspect_core(move |event| {
-                if let Ok((stamp, data)) = event {
-                    let round = stamp.least().copied().unwrap_or_default();
-                    into.borrow_mut()
-                        .entry(round)
-                        .or_default()
-                        .extend(data.iter().copied());
-                }
-            })
+            .inspect_core(by_round(received.clone()))
             .probe_with(&probe);
-        let into = totals.clone();
         scope
             .input_from(&mut reports)
             .broadcast()
-            .inspect_core(move |event| {
-                if let Ok((stamp, data)) = event {
-                    let round = stamp.least().copied().unwrap_or_default();
-                    into.borrow_mut()
-                        .entry(round)
-                        .or_default()
-                        .extend(data.iter().copied());
-                }
-            })
+            .inspect_core(by_round(totals.clone()))
             .probe_with(&probe);
     });
     let owns = |w: u64| part_of(w) % peers == me;
@@ -261,6 +244,24 @@ fn layers(
         layer = next;
     }
     Ok(summary)
+}
+
+/// What `inspect_core` sees: a batch of records under its stamp, or a new frontier.
+type Event<'s, 'd, 'f, D> = std::result::Result<(&'s Stamp<u32>, &'d Vec<D>), &'f [u32]>;
+
+/// An inspection that files each batch of records under its round in `into`.
+fn by_round<D: Copy, C: Default + Extend<D>>(
+    into: Rc<RefCell<BTreeMap<u32, C>>>,
+) -> impl FnMut(Event<'_, '_, '_, D>) {
+    move |event| {
+        if let Ok((stamp, data)) = event {
+            let round = stamp.least().copied().unwrap_or_default();
+            into.borrow_mut()
+                .entry(round)
+                .or_default()
+                .extend(data.iter().copied());
+        }
+    }
 }
 
 /// How long the processes of a cluster wait for one another to connect.
