@@ -532,10 +532,12 @@ fn dataflow_plan(program: &Program, q: &StatesQuery, limits: &Limits) -> Result<
                 .into(),
         ));
     }
+    // The layers are not known before the run; each worker stops the run with the limit
+    // error when its layers pass its share. Up front, the successors in flight.
     let moves = program.moves().len() as u128;
     Ok(Plan {
         engine: Engine::Dataflow,
-        memory: crate::enumerate::bitboard::round_bytes(moves),
+        memory: crate::enumerate::dataflow_round_bytes(q.workers, program.moves().len()),
         work: (1u128 << program.cells()) * moves,
         budget: limits.max_memory,
     })

@@ -36,13 +36,10 @@ use timely::progress::Stamp;
 
 use super::bitboard::{Engine, PARTS, part_of};
 use super::symmetry::Symmetries;
-use super::{Cluster, Request, Summary};
+use super::{Cluster, DATAFLOW_CHUNK, Request, Summary};
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 use crate::program::Program;
-
-/// The most parents expanded between two exchanges: bounds the children in flight.
-const CHUNK: usize = 1 << 16;
 
 /// Bytes a received position takes in a worker's set (with the set's slack).
 const SET_BYTES: u64 = 24;
@@ -206,7 +203,7 @@ fn layers(
             .sum();
         let held = layer.len() as u64 * 8;
         reports.send((layer.len() as u64, weighted, held));
-        for chunk in layer.chunks(CHUNK) {
+        for chunk in layer.chunks(DATAFLOW_CHUNK) {
             parts.iter_mut().for_each(Vec::clear);
             engine.expand(chunk, &mut parts);
             for part in &mut parts {

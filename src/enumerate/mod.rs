@@ -72,6 +72,17 @@ impl Request {
     }
 }
 
+/// The most parents a dataflow worker expands between two exchanges: it
+/// bounds the successors in flight.
+pub const DATAFLOW_CHUNK: usize = 1 << 13;
+
+/// The bytes a dataflow's `workers` hold in flight at most: each expands
+/// [`DATAFLOW_CHUNK`] parents into at most `moves` successors of a word,
+/// buffered on both sides of the exchange.
+pub fn dataflow_round_bytes(workers: usize, moves: usize) -> u128 {
+    workers as u128 * DATAFLOW_CHUNK as u128 * moves as u128 * 16
+}
+
 /// Where a dataflow enumeration's workers run: `threads` per process, and
 /// the address of every process (none for one process).
 #[derive(Clone, Debug, PartialEq, Eq)]

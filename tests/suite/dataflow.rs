@@ -291,6 +291,34 @@ fn what_the_dataflow_does_not_serve_is_refused_clearly() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(words), "{args:?}: {stderr}");
     }
+    // Up front, the successors in flight must fit; in the run, each worker's layers must
+    // fit its share of the process's --max-memory, or every worker stops.
+    let english = [
+        "states",
+        "english33",
+        "--from",
+        "start",
+        "--reachable",
+        "--count",
+        "--symmetry",
+        "--workers",
+        "2",
+    ];
+    for (memory, words) in [
+        (
+            "12M",
+            "the memory dataflow needs (estimated) is 25165824, past the limit max-memory = 12582912",
+        ),
+        ("40M", "(its share of max-memory over 2 threads) is "),
+    ] {
+        let mut args = english.to_vec();
+        args.extend(["--max-memory", memory]);
+        let out = pegflip(&args, b"");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{memory}: {stderr}");
+        assert!(stderr.contains(words), "{memory}: {stderr}");
+        assert!(out.stdout.is_empty());
+    }
     // --processes without the rest is a usage error from the argument parser.
     let out = pegflip(&["states", "triangle15", "--processes", "2"], b"");
     assert_eq!(out.status.code(), Some(2));
