@@ -323,3 +323,30 @@ fn what_the_dataflow_does_not_serve_is_refused_clearly() {
     let out = pegflip(&["states", "triangle15", "--processes", "2"], b"");
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The French board from the centre vacancy, up to symmetry, on 2 processes:
+/// 374,349,517 positions, layer by layer as the single-process engine counts
+/// them. About 2.5 minutes here: `cargo test --release --test suite
+/// dataflow::french -- --ignored`.
+#[test]
+#[ignore]
+fn french_up_to_symmetry_on_two_processes() {
+    let args = [
+        "states",
+        "french37",
+        "--from",
+        "start",
+        "--reachable",
+        "--histogram",
+        "--symmetry",
+    ];
+    let outs = cluster("french", 2, &args);
+    let histogram = stdout(&outs[0]);
+    assert_eq!(stdout(&outs[1]), histogram);
+    let total: u64 = histogram
+        .lines()
+        .map(|l| l.split(' ').nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(total, 374_349_517);
+    assert_eq!(stdout(&pegflip(&args, b"")), histogram);
+}
