@@ -35,7 +35,6 @@ use timely::dataflow::{InputHandleVec, ProbeHandle};
 use timely::progress::Stamp;
 
 use super::bitboard::{Engine, PARTS, part_of};
-use super::symmetry::Symmetries;
 use super::{Cluster, DATAFLOW_CHUNK, Request, Summary};
 use crate::error::{Error, Result};
 use crate::limits::Limits;
@@ -67,13 +66,7 @@ pub fn count(
     if !request.reachable {
         return Err(not_planned());
     }
-    let cells = program.cells();
-    let identity = || vec![(0..cells).collect::<Vec<usize>>()];
-    let perms = match Symmetries::of(program, &[start], limits) {
-        Ok(group) => group.perms().to_vec(),
-        Err(e) if request.symmetry => return Err(e),
-        Err(_) => identity(),
-    };
+    let perms = super::pegs::start_group(program, start, request.symmetry, limits)?;
     // Built once here to refuse early; each worker builds its own copy.
     let engine = Engine::new(program, &perms).ok_or_else(not_planned)?;
     let order = engine.order();

@@ -45,7 +45,6 @@ pub fn applies(program: &Program) -> bool {
 /// those that fix the start; a start that none fixes is counted with the
 /// identity alone.
 pub(super) fn count(program: &Program, request: &Request, limits: &Limits) -> Result<Summary> {
-    let cells = program.cells();
     let not_planned =
         || Error::Internal("peg orbits planned for a program they do not serve".into());
     let (Goal::Targets(targets), Some(from)) = (program.goal(), &request.from) else {
@@ -61,13 +60,7 @@ pub(super) fn count(program: &Program, request: &Request, limits: &Limits) -> Re
         return Err(not_planned());
     };
     let target_pegs = targets.first().ok_or_else(not_planned)?.count_ones();
-    let identity = || vec![(0..cells).collect::<Vec<usize>>()];
-    // Without --symmetry the group only shares out the work: past its limit, do without.
-    let perms = match Symmetries::of(program, &[start], limits) {
-        Ok(group) => group.perms().to_vec(),
-        Err(e) if request.symmetry => return Err(e),
-        Err(_) => identity(),
-    };
+    let perms = start_group(program, start, request.symmetry, limits)?;
     let engine = Engine::new(program, &perms).ok_or_else(not_planned)?;
     let order = engine.order() as u128;
     // A canonical position stands for its orbit, unless orbits are what is counted.
@@ -140,6 +133,22 @@ pub(super) fn count(program: &Program, request: &Request, limits: &Limits) -> Re
         }
     }
     Ok(summary)
+}
+
+/// The symmetries that fix `start`, as cell permutations. Without
+/// `--symmetry` the group only shares out the work: past its limit, the
+/// identity alone.
+pub(super) fn start_group(
+    program: &Program,
+    start: u64,
+    symmetry: bool,
+    limits: &Limits,
+) -> Result<Vec<Vec<usize>>> {
+    match Symmetries::of(program, &[start], limits) {
+        Ok(group) => Ok(group.perms().to_vec()),
+        Err(e) if symmetry => Err(e),
+        Err(_) => Ok(vec![(0..program.cells()).collect()]),
+    }
 }
 
 /// Whether every move is a jump: two pegs and a hole before, flipped.
