@@ -207,8 +207,10 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     Ok(crate::OK)
 }
 
-/// Keeps the panics of timely's threads after a lost connection off stderr:
-/// the run ends with one error that says what happened.
+/// Ends the process with one clear error when a connection to another process
+/// of the dataflow is lost. Timely's threads panic then, and a second panic
+/// while a worker unwinds would abort the process, so the first one, in the
+/// panic hook, prints the error and exits with status 2.
 fn quiet_lost_connections() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -218,16 +220,21 @@ fn quiet_lost_connections() {
             .map(String::as_str)
             .or_else(|| payload.downcast_ref::<&str>().copied())
             .unwrap_or_default();
-        let quiet = [
+        let lost = [
             "timely communication error",
             "MergeQueue poisoned",
             "Send thread panic",
             "Recv thread panic",
-            "Worker panic",
         ];
-        if !quiet.iter().any(|q| message.contains(q)) {
-            default(info);
+        if lost.iter().any(|q| message.contains(q)) {
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "pegflip: error: the dataflow stopped: the connection to another process was \
+                 lost, so the layers cannot be completed (timely reported: {message})"
+            );
+            std::process::exit(i32::from(crate::BAD_INPUT));
         }
+        default(info);
     }));
 }
 
