@@ -40,6 +40,17 @@ fn replay(view: &Value, state: &str, moves: &[Value]) -> String {
     String::from_utf8(s).unwrap()
 }
 
+/// The names of the puzzles in a `GET /api/puzzles` answer, in order.
+fn offered(list: &str) -> Vec<String> {
+    let list: Value = serde_json::from_str(list).unwrap();
+    list["puzzles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
 #[test]
 fn pages_and_puzzles_are_served() {
     let server = Server::start(&[]);
@@ -56,14 +67,11 @@ fn pages_and_puzzles_are_served() {
     assert!(missing.contains("no such page"), "{missing}");
     let (status, list) = server.get("/api/puzzles");
     assert_eq!(status, 200);
-    let list: Value = serde_json::from_str(&list).unwrap();
-    let names: Vec<&str> = list["puzzles"]
-        .as_array()
-        .unwrap()
+    let names = offered(&list);
+    let shipped_names: Vec<String> = pegflip::catalogue::PUZZLES
         .iter()
-        .map(|p| p["name"].as_str().unwrap())
+        .map(|e| e.name.to_string())
         .collect();
-    let shipped_names: Vec<&str> = pegflip::catalogue::PUZZLES.iter().map(|e| e.name).collect();
     assert_eq!(names, shipped_names);
     let (status, file) = server.get("/api/puzzles/french37");
     assert_eq!(status, 200);
@@ -77,13 +85,7 @@ fn pages_and_puzzles_are_served() {
 fn files_on_the_command_line_come_first() {
     let server = Server::start(&["tests/data/lights9x9.toml", "merlin"]);
     let (_, list) = server.get("/api/puzzles");
-    let list: Value = serde_json::from_str(&list).unwrap();
-    let names: Vec<&str> = list["puzzles"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["name"].as_str().unwrap())
-        .collect();
+    let names = offered(&list);
     assert_eq!(&names[..3], ["lights9x9", "merlin", "flip4x4"]);
     assert_eq!(names.len(), pegflip::catalogue::PUZZLES.len() + 1);
     let out = pegflip(&["serve", "no-such-puzzle.toml"], b"");
