@@ -67,6 +67,7 @@ fn english(c: &mut Criterion) {
             output: Output::Count,
             distances: false,
             cluster: None,
+            ..Default::default()
         };
         group.bench_function(name, |b| {
             b.iter(|| black_box(enumerate(&program, &request, &Limits::default(), None).unwrap()))

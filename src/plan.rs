@@ -506,8 +506,9 @@ fn states_plan(program: &Program, q: &StatesQuery, limits: &Limits) -> Result<Pl
     })
 }
 
-/// The dataflow engine, for what it serves: counts and histograms of the
-/// positions reachable from a start on a peg board whose jumps fit a grid word.
+/// The dataflow engine, for what it serves: counts, histograms and listings
+/// of the positions reachable from a start on a peg board whose jumps fit a
+/// grid word.
 fn dataflow_plan(program: &Program, q: &StatesQuery, limits: &Limits) -> Result<Plan> {
     if !cfg!(feature = "dataflow") {
         return Err(Error::Usage(
@@ -516,12 +517,10 @@ fn dataflow_plan(program: &Program, q: &StatesQuery, limits: &Limits) -> Result<
                 .into(),
         ));
     }
-    if !(q.from && q.reachable && q.output != Output::List)
-        || program.puzzle().metric == crate::Metric::Moves
-    {
+    if !(q.from && q.reachable) || program.puzzle().metric == crate::Metric::Moves {
         return Err(Error::Usage(
-            "--workers and --processes count the positions reachable from a start: give --from \
-             BOARD --reachable with --count or --histogram (jumps metric)"
+            "--workers and --processes count or list the positions reachable from a start: give \
+             --from BOARD --reachable (jumps metric)"
                 .into(),
         ));
     }
@@ -532,8 +531,9 @@ fn dataflow_plan(program: &Program, q: &StatesQuery, limits: &Limits) -> Result<
                 .into(),
         ));
     }
-    // The layers are not known before the run; each worker stops the run with the limit
-    // error when its layers pass its share. Up front, the successors in flight.
+    // The layers are not known before the run: it estimates them from a sample before it
+    // starts, and each worker stops the run with the limit error when its layers pass its
+    // share. Here, the successors in flight.
     let moves = program.moves().len() as u128;
     Ok(Plan {
         engine: Engine::Dataflow,

@@ -224,6 +224,14 @@ impl Engine {
         out
     }
 
+    /// A grid word as a program state: the inverse of [`Engine::to_grid`].
+    pub fn to_state(&self, word: u64) -> u64 {
+        self.place
+            .iter()
+            .enumerate()
+            .fold(0, |state, (c, &at)| state | (word >> at & 1) << c)
+    }
+
     /// The complement of a grid word within the board.
     pub fn complement(&self, word: u64) -> u64 {
         !word & self.board

@@ -35,21 +35,28 @@ use timely::dataflow::{InputHandleVec, ProbeHandle};
 use timely::progress::Stamp;
 
 use super::bitboard::{Engine, PARTS, part_of};
-use super::{Cluster, DATAFLOW_CHUNK, Request, Summary};
+use super::{Cluster, DATAFLOW_CHUNK, Event, Listing, Observer, Request, Summary};
+use crate::bits::Bits;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
+use crate::plan::Output;
 use crate::program::Program;
 
 /// Bytes a received position takes in a worker's set (with the set's slack).
 const SET_BYTES: u64 = 24;
 
-/// What one worker reports for one layer.
-type Report = (u64, u128, u64);
+/// Positions drawn per layer for the estimate a run states before it starts.
+const ESTIMATE_SAMPLES: u32 = 400;
+
+/// What one worker reports for one layer: its index, its positions, the
+/// positions they stand for, and the bytes it held.
+type Report = (u64, u64, u128, u64);
 
 /// Counts the positions reachable from `request.from` (a count or a
 /// histogram, with `--reachable`) on a peg program the peg orbits engine
-/// serves, as a timely dataflow on `cluster`. Every process returns the same
-/// summary. `limits.max_memory` is each process's: its worker threads share it.
+/// serves, as a timely dataflow on `cluster`; a listing goes to one file per
+/// worker ([`Listing`]). Every process returns the same summary.
+/// `limits.max_memory` is each process's: its worker threads share it.
 pub fn count(
     program: &Program,
     request: &Request,
@@ -63,18 +70,51 @@ pub fn count(
         .as_ref()
         .and_then(|s| s.to_u64())
         .ok_or_else(not_planned)?;
-    if !request.reachable {
+    if !request.reachable || (request.output == Output::List) != request.listing.is_some() {
         return Err(not_planned());
     }
-    let perms = super::pegs::start_group(program, start, request.symmetry, limits)?;
+    // A listing without symmetry lists every position, so every position is held.
+    let explicit = request.explicit || (request.listing.is_some() && !request.symmetry);
+    let request = &Request {
+        explicit,
+        ..request.clone()
+    };
+    let perms = super::pegs::start_group(program, start, request, limits)?;
     // Built once here to refuse early; each worker builds its own copy.
     let engine = Engine::new(program, &perms).ok_or_else(not_planned)?;
     let order = engine.order();
     let source = engine.canon(engine.to_grid(start));
-    let shared = Arc::new((program.clone(), perms));
     let symmetry = request.symmetry;
     // Each worker's share of the process's memory.
     let budget = limits.max_memory / cluster.threads.max(1) as u64;
+    let estimate = estimate(program, start, order, cluster.workers());
+    if let Some(observer) = &request.observer {
+        (observer.0)(&Event::Estimate {
+            bytes: estimate.0,
+            high: estimate.1,
+            budget,
+        });
+    }
+    if estimate.0 > budget {
+        return Err(Error::Limit {
+            what: format!(
+                "the memory one worker is estimated to need at its peak (from {ESTIMATE_SAMPLES} \
+                 positions drawn per layer; its share of max-memory over {} threads)",
+                cluster.threads
+            ),
+            name: "max-memory",
+            value: u128::from(estimate.0),
+            limit: u128::from(budget),
+            hint: "raise --max-memory, or add processes".into(),
+        });
+    }
+    let shared = Arc::new(Shared {
+        program: program.clone(),
+        perms,
+        listing: request.listing.clone(),
+        observer: request.observer.clone(),
+        threads: cluster.threads,
+    });
     let (builders, comms) = allocators(cluster)?;
     // The first worker failure, in words: a panic's message is lost in timely's join.
     let failure: Arc<Mutex<Option<String>>> = Arc::default();
@@ -124,10 +164,51 @@ pub fn count(
                     hint: "raise --max-memory, or add processes".into(),
                 });
             }
+            Ok(Err(Stop::Io(path, source))) => {
+                return Err(Error::Io {
+                    path: path.display().to_string(),
+                    source,
+                });
+            }
             Ok(Err(Stop::Failed)) | Err(_) => return Err(lost()),
         }
     }
     answer.ok_or_else(|| Error::Internal("no worker returned a summary".into()))
+}
+
+/// The estimated peak bytes of one of `workers` workers, and the same at the
+/// sample's 95% bound: the largest layer it holds as a list while it builds
+/// the next as a set. Layers are counted in positions; held up to `order`
+/// symmetries, a worker holds about one in `order` of them. Without a
+/// sample (a board past 64 cells), the bound `C(cells, pegs)` per layer.
+fn estimate(program: &Program, start: u64, order: usize, workers: usize) -> (u64, u64) {
+    let layers =
+        super::sample::layers(program, start, ESTIMATE_SAMPLES, super::sample::TEST_BUDGET)
+            .unwrap_or_default();
+    let peak = |size: &dyn Fn(&super::sample::LayerEstimate) -> f64| -> u64 {
+        let share = (order * workers.max(1)) as f64;
+        let sizes: Vec<f64> = layers.iter().map(size).collect();
+        let mut most = 0f64;
+        for (d, &held) in sizes.iter().enumerate() {
+            let next = sizes.get(d + 1).copied().unwrap_or(0.0);
+            most = most.max(held * 8.0 + next * (8 + SET_BYTES) as f64);
+        }
+        (most / share).ceil() as u64
+    };
+    (
+        peak(&super::sample::LayerEstimate::estimate),
+        peak(&super::sample::LayerEstimate::high),
+    )
+}
+
+/// What every worker of a process shares.
+struct Shared {
+    program: Program,
+    perms: Vec<Vec<usize>>,
+    listing: Option<Listing>,
+    observer: Option<Observer>,
+    /// Workers per process.
+    threads: usize,
 }
 
 /// Why a worker stopped before the last layer.
@@ -135,6 +216,8 @@ enum Stop {
     /// A layer needed more than the worker's share of max-memory: at which
     /// layer, the bytes, and the share.
     Memory(u32, u64, u64),
+    /// Its listing file could not be written.
+    Io(std::path::PathBuf, std::io::Error),
     /// A worker panicked (its message is kept aside).
     Failed,
 }
@@ -142,16 +225,25 @@ enum Stop {
 /// One worker's rounds, one per layer, until a layer is empty everywhere.
 fn layers(
     worker: &mut timely::worker::Worker,
-    shared: &(Program, Vec<Vec<usize>>),
+    shared: &Shared,
     source: u64,
     order: usize,
     symmetry: bool,
     budget: u64,
 ) -> std::result::Result<Summary, Stop> {
-    let (program, perms) = shared;
-    let engine = Engine::new(program, perms).expect("checked before the workers start");
+    let engine =
+        Engine::new(&shared.program, &shared.perms).expect("checked before the workers start");
+    let cells = shared.program.cells();
     let me = worker.index();
     let peers = worker.peers();
+    let mut listing = match &shared.listing {
+        None => None,
+        Some(l) => {
+            let path = l.file(me, peers);
+            let file = std::fs::File::create(&path).map_err(|e| Stop::Io(path.clone(), e))?;
+            Some((l, path, std::io::BufWriter::with_capacity(1 << 16, file)))
+        }
+    };
     let mut children: InputHandleVec<u32, u64> = InputHandleVec::new();
     let mut reports: InputHandleVec<u32, Report> = InputHandleVec::new();
     // What arrives, by round: a fast worker's next round may arrive before
@@ -184,6 +276,12 @@ fn layers(
     let mut parts: Vec<Vec<u64>> = vec![Vec::new(); PARTS];
     let mut depth: u32 = 0;
     loop {
+        if let Some((l, path, out)) = &mut listing {
+            for &w in &layer {
+                (l.write)(&Bits::from_u64(cells, engine.to_state(w)), depth, out)
+                    .map_err(|e| Stop::Io(path.clone(), e))?;
+            }
+        }
         let weighted: u128 = layer
             .iter()
             .map(|&s| {
@@ -195,7 +293,7 @@ fn layers(
             })
             .sum();
         let held = layer.len() as u64 * 8;
-        reports.send((layer.len() as u64, weighted, held));
+        reports.send((me as u64, layer.len() as u64, weighted, held));
         for chunk in layer.chunks(DATAFLOW_CHUNK) {
             parts.iter_mut().for_each(Vec::clear);
             engine.expand(chunk, &mut parts);
@@ -211,15 +309,26 @@ fn layers(
             worker.step();
         }
         let round = depth - 1;
-        let reported: Vec<Report> = totals.borrow_mut().remove(&round).unwrap_or_default();
-        let states: u64 = reported.iter().map(|r| r.0).sum();
-        let weight: u128 = reported.iter().map(|r| r.1).sum();
-        let peak: u64 = reported.iter().map(|r| r.2).max().unwrap_or(0);
+        let mut reported: Vec<Report> = totals.borrow_mut().remove(&round).unwrap_or_default();
+        reported.sort_unstable();
+        let states: u64 = reported.iter().map(|r| r.1).sum();
+        let weight: u128 = reported.iter().map(|r| r.2).sum();
+        let peak: u64 = reported.iter().map(|r| r.3).max().unwrap_or(0);
         if states == 0 {
             break;
         }
+        if let Some(observer) = shared
+            .observer
+            .as_ref()
+            .filter(|_| me.is_multiple_of(shared.threads))
+        {
+            (observer.0)(&Event::Layer {
+                depth: round,
+                positions: reported.iter().map(|r| r.1).collect(),
+            });
+        }
         summary.count.add(weight);
-        *summary.histogram.entry(depth - 1).or_default() += weight;
+        *summary.histogram.entry(round).or_default() += weight;
         let next: Vec<u64> = {
             let set = received.borrow_mut().remove(&round).unwrap_or_default();
             let mut v: Vec<u64> = set.into_iter().collect();
@@ -233,16 +342,19 @@ fn layers(
         }
         layer = next;
     }
+    if let Some((_, path, out)) = &mut listing {
+        out.flush().map_err(|e| Stop::Io(path.clone(), e))?;
+    }
     Ok(summary)
 }
 
 /// What `inspect_core` sees: a batch of records under its stamp, or a new frontier.
-type Event<'s, 'd, 'f, D> = std::result::Result<(&'s Stamp<u32>, &'d Vec<D>), &'f [u32]>;
+type Inspected<'s, 'd, 'f, D> = std::result::Result<(&'s Stamp<u32>, &'d Vec<D>), &'f [u32]>;
 
 /// An inspection that files each batch of records under its round in `into`.
 fn by_round<D: Copy, C: Default + Extend<D>>(
     into: Rc<RefCell<BTreeMap<u32, C>>>,
-) -> impl FnMut(Event<'_, '_, '_, D>) {
+) -> impl FnMut(Inspected<'_, '_, '_, D>) {
     move |event| {
         if let Ok((stamp, data)) = event {
             let round = stamp.least().copied().unwrap_or_default();

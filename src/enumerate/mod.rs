@@ -23,6 +23,7 @@ pub mod dataflow;
 pub mod graph;
 pub mod layers;
 pub(crate) mod pegs;
+pub mod sample;
 pub mod symmetry;
 
 use std::collections::BTreeMap;
@@ -47,11 +48,21 @@ pub struct Request {
     pub reachable: bool,
     /// Count and list states up to the puzzle's symmetries.
     pub symmetry: bool,
+    /// Hold every position itself: the peg engines then neither reduce by
+    /// the start's symmetries nor weight by orbit size (slower and bigger;
+    /// an independent check of the orbit counts). Other engines hold every
+    /// position already.
+    pub explicit: bool,
     /// What is wanted: every state, their number, or their number per distance.
     pub output: Output,
     /// Run as a timely dataflow on these workers (`states --workers`,
     /// `--processes`); `None` runs on this process's threads alone.
     pub cluster: Option<Cluster>,
+    /// Told what a dataflow run estimates before it starts and counts after
+    /// each layer (called on worker threads).
+    pub observer: Option<Observer>,
+    /// Where a dataflow run lists the states: one file per worker.
+    pub listing: Option<Listing>,
     /// Give each listed state its distance even where the listing does not
     /// find it on the way: a linear puzzle's states are listed by algebra, and
     /// each distance is then a walk of the null space (left out, as `None`,
@@ -81,6 +92,68 @@ pub const DATAFLOW_CHUNK: usize = 1 << 13;
 /// buffered on both sides of the exchange.
 pub fn dataflow_round_bytes(workers: usize, moves: usize) -> u128 {
     workers as u128 * DATAFLOW_CHUNK as u128 * moves as u128 * 16
+}
+
+/// What a dataflow run reports as it goes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// Before the first layer: the estimated peak of one worker, from a
+    /// sample of each layer ([`sample`]), against its share of max-memory.
+    Estimate {
+        /// Bytes one worker is estimated to hold at its peak.
+        bytes: u64,
+        /// The same at the 95% upper bound of the sample.
+        high: u64,
+        /// The worker's share of max-memory.
+        budget: u64,
+    },
+    /// A layer is counted: its depth, and the positions each worker holds of
+    /// it, by worker index.
+    Layer {
+        /// Jumps from the start.
+        depth: u32,
+        /// Positions of the layer held by each worker.
+        positions: Vec<u64>,
+    },
+}
+
+/// A callback for [`Event`]s, shared by the workers of a process.
+#[derive(Clone)]
+pub struct Observer(pub std::sync::Arc<dyn Fn(&Event) + Send + Sync>);
+
+impl std::fmt::Debug for Observer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Observer")
+    }
+}
+
+/// How a dataflow run lists its states: every worker writes the states it
+/// owns, layer by layer and sorted within a layer, to its own file
+/// [`Listing::file`] in `dir`, through `write` (a state and its depth).
+#[derive(Clone)]
+pub struct Listing {
+    /// The directory of the files.
+    pub dir: std::path::PathBuf,
+    /// Writes one state, with its depth, as a line.
+    #[allow(clippy::type_complexity)]
+    pub write: std::sync::Arc<
+        dyn Fn(&Bits, u32, &mut dyn std::io::Write) -> std::io::Result<()> + Send + Sync,
+    >,
+}
+
+impl Listing {
+    /// The file of worker `index` of `workers`: `states-` and the index,
+    /// zero-padded so that the names sort in worker order.
+    pub fn file(&self, index: usize, workers: usize) -> std::path::PathBuf {
+        let width = (workers.max(2) - 1).to_string().len();
+        self.dir.join(format!("states-{index:0width$}.txt"))
+    }
+}
+
+impl std::fmt::Debug for Listing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Listing({})", self.dir.display())
+    }
 }
 
 /// Where a dataflow enumeration's workers run: `threads` per process, and

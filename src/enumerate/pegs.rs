@@ -60,7 +60,7 @@ pub(super) fn count(program: &Program, request: &Request, limits: &Limits) -> Re
         return Err(not_planned());
     };
     let target_pegs = targets.first().ok_or_else(not_planned)?.count_ones();
-    let perms = start_group(program, start, request.symmetry, limits)?;
+    let perms = start_group(program, start, request, limits)?;
     let engine = Engine::new(program, &perms).ok_or_else(not_planned)?;
     let order = engine.order() as u128;
     // A canonical position stands for its orbit, unless orbits are what is counted.
@@ -136,18 +136,22 @@ pub(super) fn count(program: &Program, request: &Request, limits: &Limits) -> Re
 }
 
 /// The symmetries that fix `start`, as cell permutations. Without
-/// `--symmetry` the group only shares out the work: past its limit, the
-/// identity alone.
+/// `--symmetry` the group only shares out the work: past its limit, or for
+/// an explicit request, the identity alone.
 pub(super) fn start_group(
     program: &Program,
     start: u64,
-    symmetry: bool,
+    request: &Request,
     limits: &Limits,
 ) -> Result<Vec<Vec<usize>>> {
+    let identity = || vec![(0..program.cells()).collect()];
+    if request.explicit && !request.symmetry {
+        return Ok(identity());
+    }
     match Symmetries::of(program, &[start], limits) {
         Ok(group) => Ok(group.perms().to_vec()),
-        Err(e) if symmetry => Err(e),
-        Err(_) => Ok(vec![(0..program.cells()).collect()]),
+        Err(e) if request.symmetry => Err(e),
+        Err(_) => Ok(identity()),
     }
 }
 

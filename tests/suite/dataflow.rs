@@ -153,15 +153,26 @@ fn a_lost_process_ends_the_others_with_a_clear_error() {
         .chain([hosts.clone()])
         .collect()
     };
-    let a0 = args("0");
+    let mut a0 = args("0");
+    a0.push("--progress".into());
     let a1 = args("1");
     let mut first = spawn(&a0.iter().map(String::as_str).collect::<Vec<_>>());
     let mut second = spawn(&a1.iter().map(String::as_str).collect::<Vec<_>>());
-    std::thread::sleep(Duration::from_millis(1500));
-    assert!(
-        first.try_wait().unwrap().is_none(),
-        "the run ended before the kill: make it longer"
-    );
+    // Process 0 tells each layer on stderr: kill process 1 once the layers are under way.
+    let lines = std::io::BufRead::lines(std::io::BufReader::new(first.stderr.take().unwrap()));
+    let (tell, told) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in lines {
+            let _ = tell.send(line.unwrap_or_default());
+        }
+    });
+    let mut stderr: Vec<String> = Vec::new();
+    while !stderr.last().is_some_and(|l| l.starts_with("layer 5:")) {
+        let line = told
+            .recv_timeout(Duration::from_secs(60))
+            .expect("process 0 reaches layer 5");
+        stderr.push(line);
+    }
     second.kill().expect("process 1 is killed");
     let _ = second.wait();
     let killed = Instant::now();
@@ -175,15 +186,23 @@ fn a_lost_process_ends_the_others_with_a_clear_error() {
         );
         std::thread::sleep(Duration::from_millis(50));
     };
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    stderr.extend(told.iter());
+    let stderr = stderr.join("\n");
     assert_eq!(out.status.code(), Some(2), "{stderr}");
+    // Its layers, then one line: the error, and no panic.
+    let last = stderr.lines().last().unwrap_or_default();
     assert!(
-        stderr.starts_with(
+        last.starts_with(
             "pegflip: error: the dataflow stopped: the connection to another process was lost"
         ),
         "{stderr}"
     );
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr
+            .lines()
+            .all(|l| l == last || l.starts_with("layer ") || l.starts_with("pegflip: each")),
+        "{stderr}"
+    );
     assert!(out.stdout.is_empty());
 }
 
@@ -201,11 +220,23 @@ fn what_the_dataflow_does_not_serve_is_refused_clearly() {
                 "--workers",
                 "2",
             ],
-            "--workers and --processes count the positions reachable from a start",
+            "writes one file per worker: give --output-dir DIR",
         ),
         (
             vec!["states", "triangle15", "--count", "--workers", "2"],
-            "--workers and --processes count the positions reachable from a start",
+            "--workers and --processes count or list the positions reachable from a start",
+        ),
+        (
+            vec![
+                "states",
+                "triangle15",
+                "--from",
+                "start",
+                "--reachable",
+                "--output-dir",
+                "target/tmp/nowhere",
+            ],
+            "--output-dir is for listings by --workers or --processes",
         ),
         (
             vec![
@@ -309,7 +340,11 @@ fn what_the_dataflow_does_not_serve_is_refused_clearly() {
             "12M",
             "the memory dataflow needs (estimated) is 25165824, past the limit max-memory = 12582912",
         ),
-        ("40M", "(its share of max-memory over 2 threads) is "),
+        (
+            "40M",
+            "the memory one worker is estimated to need at its peak (from 400 positions drawn per \
+             layer; its share of max-memory over 2 threads) is ",
+        ),
     ] {
         let mut args = english.to_vec();
         args.extend(["--max-memory", memory]);
@@ -328,6 +363,225 @@ fn what_the_dataflow_does_not_serve_is_refused_clearly() {
 /// 374,349,517 positions, layer by layer as the single-process engine counts
 /// them. About 2.5 minutes here: `cargo test --release --test suite
 /// dataflow::french -- --ignored`.
+/// The files in `dir`, in the order `cat DIR/states-*.txt` takes them, each with its lines.
+fn listed(dir: &std::path::Path) -> Vec<(String, Vec<String>)> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|n| {
+            let text = std::fs::read_to_string(dir.join(&n)).unwrap();
+            (n, text.lines().map(str::to_string).collect())
+        })
+        .collect()
+}
+
+/// The board of a JSON line.
+fn board_of(line: &str) -> String {
+    let v: serde_json::Value = serde_json::from_str(line).unwrap();
+    v["board"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn a_distributed_listing_writes_one_file_per_worker_with_every_state_once() {
+    let reach = ["states", "triangle15", "--from", "start", "--reachable"];
+    for format in ["board", "int", "json"] {
+        let mut single: Vec<String> =
+            stdout(&pegflip(&[&reach[..], &["--format", format]].concat(), b""))
+                .lines()
+                .map(str::to_string)
+                .collect();
+        if format == "json" {
+            // The single engine's JSON lines carry the distance too, in its own key order.
+            single = single.iter().map(|l| board_of(l)).collect();
+        }
+        single.sort();
+        let dir =
+            std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("listing-{format}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        let dir_arg = dir.display().to_string();
+        let outs = cluster(
+            &format!("listing-{format}"),
+            2,
+            &[
+                &reach[..],
+                &[
+                    "--workers",
+                    "2",
+                    "--format",
+                    format,
+                    "--output-dir",
+                    &dir_arg,
+                ],
+            ]
+            .concat(),
+        );
+        for out in &outs {
+            assert!(stdout(out).is_empty());
+            let note = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                note.contains("3016 states listed; this process wrote"),
+                "{note}"
+            );
+        }
+        let files = listed(&dir);
+        let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "states-0.txt",
+                "states-1.txt",
+                "states-2.txt",
+                "states-3.txt"
+            ],
+            "one file per worker of 2 processes x 2 threads"
+        );
+        if format == "json" {
+            // One object per line, each file layer by layer.
+            for (name, lines) in &files {
+                let depths: Vec<u64> = lines
+                    .iter()
+                    .map(|l| {
+                        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                        v["distance"].as_u64().unwrap()
+                    })
+                    .collect();
+                assert!(depths.is_sorted(), "{name}: layers in order");
+            }
+        }
+        let mut boards: Vec<String> = files
+            .into_iter()
+            .flat_map(|(_, lines)| lines)
+            .map(|l| if format == "json" { board_of(&l) } else { l })
+            .collect();
+        boards.sort();
+        assert_eq!(boards, single, "{format}: every state once, none more");
+    }
+    // Up to symmetry: one representative per class, as many as the single engine lists.
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("listing-symmetry");
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_arg = dir.display().to_string();
+    let out = pegflip(
+        &[
+            &reach[..],
+            &["--symmetry", "--workers", "3", "--output-dir", &dir_arg],
+        ]
+        .concat(),
+        b"",
+    );
+    assert!(stdout(&out).is_empty());
+    let count = stdout(&pegflip(
+        &[&reach[..], &["--symmetry", "--count"]].concat(),
+        b"",
+    ));
+    let files = listed(&dir);
+    assert_eq!(files.len(), 3);
+    let lines: usize = files.iter().map(|(_, l)| l.len()).sum();
+    assert_eq!(lines.to_string(), count.trim());
+}
+
+#[test]
+fn progress_states_the_estimate_then_each_layer_by_worker() {
+    let out = pegflip(
+        &[
+            "states",
+            "english33",
+            "--from",
+            "start",
+            "--reachable",
+            "--histogram",
+            "--symmetry",
+            "--workers",
+            "2",
+            "--progress",
+        ],
+        b"",
+    );
+    let histogram = stdout(&out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(
+        lines[0].starts_with("pegflip: each worker is estimated to hold "),
+        "{stderr}"
+    );
+    // The estimate is within a factor of two of what the run holds at its peak.
+    assert!(lines[0].contains(" MiB at its peak ("), "{stderr}");
+    let layers: Vec<&str> = lines[1..].to_vec();
+    assert_eq!(layers.len(), histogram.lines().count(), "{stderr}");
+    for (line, level) in layers.iter().zip(histogram.lines()) {
+        // `layer D: N positions held (w0 A, w1 B), T s`, with A + B = N, the histogram's N.
+        let (d, n) = level.split_once(' ').unwrap();
+        assert!(
+            line.starts_with(&format!("layer {d}: {n} positions held (w0 ")),
+            "{line}"
+        );
+        let shares: u64 = line
+            .split(['(', ')'])
+            .nth(1)
+            .unwrap()
+            .split(", ")
+            .map(|w| w.split(' ').nth(1).unwrap().parse::<u64>().unwrap())
+            .sum();
+        assert_eq!(shares.to_string(), n, "{line}");
+    }
+}
+
+#[test]
+fn the_sampled_estimate_brackets_the_english_layers() {
+    // A112737 times the orbit sizes: the full English layers, from the exact count.
+    let exact = stdout(&pegflip(
+        &[
+            "states",
+            "english33",
+            "--from",
+            "start",
+            "--reachable",
+            "--histogram",
+        ],
+        b"",
+    ));
+    let estimate = stdout(&pegflip(
+        &[
+            "states",
+            "english33",
+            "--from",
+            "start",
+            "--reachable",
+            "--estimate",
+            "--samples",
+            "1000",
+        ],
+        b"",
+    ));
+    let rows: Vec<Vec<f64>> = estimate
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split(' ').map(|x| x.parse().unwrap()).collect())
+        .collect();
+    let exact: Vec<f64> = exact
+        .lines()
+        .map(|l| l.split(' ').nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(rows.len(), 32, "{estimate}");
+    let peak = exact.iter().cloned().fold(0.0, f64::max);
+    let mut settled_sum = 0.0;
+    for (row, n) in rows.iter().zip(&exact) {
+        // The 95% bound holds layer by layer here (the draws are the same on every run).
+        assert!(row[2] >= *n, "layer {}: bound {} below {n}", row[0], row[2]);
+        settled_sum += row[1];
+    }
+    let top = rows.iter().map(|r| r[1]).fold(0.0, f64::max);
+    assert!(
+        top > peak / 2.0 && top < peak * 2.0,
+        "peak {top} for {peak}"
+    );
+    let total: f64 = exact.iter().sum();
+    assert!(settled_sum > total / 2.0 && settled_sum < total * 2.0);
+}
+
 #[test]
 #[ignore]
 fn french_up_to_symmetry_on_two_processes() {

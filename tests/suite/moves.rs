@@ -426,9 +426,11 @@ fn move_histograms_agree_with_plain_searches() {
                 reachable: from.is_some(),
                 from,
                 symmetry,
+                explicit: false,
                 output: Output::Histogram,
                 distances: false,
                 cluster: None,
+                ..Default::default()
             };
             enumerate(&program, &request, &puzzle.limits, None)
                 .unwrap()

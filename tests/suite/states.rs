@@ -396,9 +396,11 @@ fn peg_counts_by_orbits_and_duality_agree_with_the_plain_search() {
                         from: Some(from.clone()),
                         reachable,
                         symmetry,
+                        explicit: false,
                         output,
                         distances: false,
                         cluster: None,
+                        ..Default::default()
                     };
                     let plan = pegflip::plan::plan(
                         &program,
@@ -427,6 +429,24 @@ fn peg_counts_by_orbits_and_duality_agree_with_the_plain_search() {
                         assert_eq!(flow.count, plain.count, "{what}, dataflow");
                         if output == Output::Histogram {
                             assert_eq!(flow.histogram, plain.histogram, "{what}, dataflow");
+                        }
+                    }
+                    if !symmetry {
+                        // Every position held itself, on both peg engines: no orbits to weigh.
+                        let request = Request {
+                            explicit: true,
+                            ..request.clone()
+                        };
+                        let single = enumerate(&program, &request, &limits, None).unwrap();
+                        assert_eq!(single.count, plain.count, "{what}, explicit");
+                        assert_eq!(single.histogram, fast.histogram, "{what}, explicit");
+                        if reachable {
+                            let request = Request {
+                                cluster: Some(pegflip::enumerate::Cluster::local(2)),
+                                ..request
+                            };
+                            let flow = enumerate(&program, &request, &limits, None).unwrap();
+                            assert_eq!(flow.histogram, fast.histogram, "{what}, explicit dataflow");
                         }
                     }
                     checked += 1;

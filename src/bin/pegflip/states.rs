@@ -1,6 +1,6 @@
 //! `pegflip states`: list, count or histogram every solvable (or reachable) state.
 
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 use clap::{Parser, ValueEnum};
@@ -39,9 +39,26 @@ pub struct Args {
     /// Count and list states up to the puzzle's symmetries (found from its board graph).
     #[arg(long)]
     symmetry: bool,
+    /// Hold every position itself, not one per class of the start's
+    /// symmetries weighted by its size: slower and bigger, the same counts by
+    /// an independent road (peg boards counted from a start).
+    #[arg(long, conflicts_with = "symmetry")]
+    no_orbits: bool,
     /// How states are written.
     #[arg(long, value_enum, default_value_t = Format::Board)]
     format: Format,
+    /// Estimate each layer's size from a sample instead of counting: `DEPTH
+    /// ESTIMATE HIGH` lines (HIGH: a 95% upper bound), then the total
+    /// (peg boards, `--from BOARD --reachable`).
+    #[arg(long, conflicts_with_all = ["count", "histogram", "workers", "processes"])]
+    estimate: bool,
+    /// Positions drawn per layer by --estimate.
+    #[arg(long, value_name = "N", default_value_t = 2000, requires = "estimate")]
+    samples: u32,
+    /// The positions one --estimate test may visit before it gives up (it
+    /// then counts as unsettled: reached, for the upper bound).
+    #[arg(long, value_name = "N", default_value_t = pegflip::enumerate::sample::TEST_BUDGET, requires = "estimate")]
+    test_budget: usize,
     /// Print the plan (engine, estimated memory and work) to stderr first.
     #[arg(long)]
     explain: bool,
@@ -59,6 +76,15 @@ pub struct Args {
     /// A file of `host:port` lines, one per process, in process order.
     #[arg(long, value_name = "FILE", requires = "processes")]
     hostfile: Option<String>,
+    /// With --workers or --processes, list the states into DIR: one file per
+    /// worker (`states-I.txt`, I its index), each layer by layer; `cat
+    /// DIR/states-*.txt` gives every state once.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["count", "histogram", "json"])]
+    output_dir: Option<std::path::PathBuf>,
+    /// Print the dataflow's estimate and one line per layer (with each
+    /// worker's share) to stderr, even when stderr is not a terminal.
+    #[arg(long)]
+    progress: bool,
     /// Print one JSON object: `{"count": ...}`, `{"histogram": [...]}`, or
     /// `{"states": [...]}` (each state as with `--format json`).
     #[arg(long)]
@@ -99,16 +125,43 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     } else {
         Output::List
     };
+    if args.estimate {
+        return estimate(args, &program, from.as_ref());
+    }
     let cluster = cluster(args)?;
     if cluster.as_ref().is_some_and(|c| c.processes() > 1) {
         quiet_lost_connections();
     }
+    let listing = match (&cluster, &args.output_dir, output) {
+        (Some(_), Some(dir), Output::List) => Some(listing(&puzzle, dir, args.format)?),
+        (Some(_), None, Output::List) => anyhow::bail!(
+            "a listing by --workers or --processes writes one file per worker: give --output-dir \
+             DIR (or --count or --histogram)"
+        ),
+        (None, Some(_), _) => {
+            anyhow::bail!("--output-dir is for listings by --workers or --processes")
+        }
+        _ => None,
+    };
+    let observer = cluster
+        .as_ref()
+        .filter(|_| args.progress || std::io::stderr().is_terminal())
+        .map(|_| report_progress());
+    let written = listing.as_ref().zip(cluster.as_ref()).map(|(l, c)| {
+        let first = c.process * c.threads;
+        (first..first + c.threads)
+            .map(|i| l.file(i, c.workers()).display().to_string())
+            .collect::<Vec<_>>()
+    });
     let request = Request {
         from,
         reachable: args.reachable,
         symmetry: args.symmetry,
+        explicit: args.no_orbits,
         output,
         cluster,
+        observer,
+        listing,
         // Only JSON listings print a target puzzle's distances.
         distances: args.json || args.format == Format::Json,
     };
@@ -118,7 +171,7 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         crate::common::explain(&plan);
     }
     let objective = matches!(program.goal(), Goal::FewestPieces);
-    let listing = !args.count && !args.histogram;
+    let listing = !args.count && !args.histogram && written.is_none();
     let progress = Progress::new();
     // Not locked for the whole run: the workers of a dataflow may print too.
     let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout());
@@ -165,10 +218,21 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     let summary = if listing {
         enumerate(&program, &request, limits, Some(&mut visit))?
     } else {
-        progress.spin();
+        if request.observer.is_none() {
+            progress.spin();
+        }
         enumerate(&program, &request, limits, None)?
     };
     progress.finish();
+    if let Some(files) = written {
+        let _ = writeln!(
+            std::io::stderr(),
+            "pegflip: {} states listed; this process wrote {}",
+            summary.count,
+            files.join(", ")
+        );
+        return Ok(crate::OK);
+    }
     if let Some(e) = failed {
         return Err(e.into());
     }
@@ -204,6 +268,125 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         }
     }
     out.flush()?;
+    Ok(crate::OK)
+}
+
+/// How a dataflow run writes its states into `dir`: a line each, as `format`
+/// says (JSON: one object per line, with the depth).
+fn listing(
+    puzzle: &pegflip::Puzzle,
+    dir: &std::path::Path,
+    format: Format,
+) -> anyhow::Result<pegflip::enumerate::Listing> {
+    std::fs::create_dir_all(dir).map_err(|source| pegflip::Error::Io {
+        path: dir.display().to_string(),
+        source,
+    })?;
+    let puzzle = std::sync::Arc::new(puzzle.clone());
+    let write = move |state: &Bits, depth: u32, out: &mut dyn Write| -> std::io::Result<()> {
+        match format {
+            Format::Board => writeln!(out, "{}", puzzle.board_text(state)),
+            Format::Bits => {
+                let bits: String = (0..state.len())
+                    .map(|i| if state.get(i) { '1' } else { '0' })
+                    .collect();
+                writeln!(out, "{bits}")
+            }
+            Format::Int => writeln!(out, "{}", state.to_decimal()),
+            Format::Json => writeln!(
+                out,
+                "{}",
+                serde_json::json!({ "board": puzzle.board_text(state), "distance": depth })
+            ),
+        }
+    };
+    Ok(pegflip::enumerate::Listing {
+        dir: dir.to_path_buf(),
+        write: std::sync::Arc::new(write),
+    })
+}
+
+/// Prints a dataflow's estimate, then a line per layer with each worker's
+/// share, to stderr.
+fn report_progress() -> pegflip::enumerate::Observer {
+    let started = Instant::now();
+    let report = move |event: &pegflip::enumerate::Event| {
+        use pegflip::enumerate::Event;
+        let gib = |b: u64| pegflip::limits::human_bytes(u128::from(b));
+        let line = match event {
+            Event::Estimate {
+                bytes,
+                high,
+                budget,
+            } => format!(
+                "pegflip: each worker is estimated to hold {} at its peak ({} at the sample's 95% \
+                 bound), of its {} share of max-memory",
+                gib(*bytes),
+                gib(*high),
+                gib(*budget)
+            ),
+            Event::Layer { depth, positions } => {
+                let total: u64 = positions.iter().sum();
+                let shares = if positions.len() <= 8 {
+                    positions
+                        .iter()
+                        .enumerate()
+                        .map(|(w, n)| format!("w{w} {n}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                } else {
+                    let least = positions.iter().min().copied().unwrap_or(0);
+                    let most = positions.iter().max().copied().unwrap_or(0);
+                    format!("{} workers, {least} to {most} each", positions.len())
+                };
+                format!(
+                    "layer {depth}: {total} positions held ({shares}), {:.1} s",
+                    started.elapsed().as_secs_f64()
+                )
+            }
+        };
+        let _ = writeln!(std::io::stderr(), "{line}");
+    };
+    pegflip::enumerate::Observer(std::sync::Arc::new(report))
+}
+
+/// `--estimate`: each layer's estimated size, from a sample.
+fn estimate(args: &Args, program: &pegflip::Program, from: Option<&Bits>) -> anyhow::Result<u8> {
+    let start = from
+        .filter(|_| args.reachable)
+        .ok_or_else(|| pegflip::Error::Usage("--estimate needs --from BOARD --reachable".into()))?;
+    let layers = start
+        .to_u64()
+        .and_then(|s| {
+            pegflip::enumerate::sample::layers(program, s, args.samples.max(1), args.test_budget)
+        })
+        .ok_or_else(|| {
+            pegflip::Error::Usage(
+                "--estimate needs a peg board: every move a jump, at most 64 cells".into(),
+            )
+        })?;
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "# depth estimate high (95%) sampled reached unsettled, from {} positions drawn per layer",
+        args.samples
+    )?;
+    let (mut total, mut high) = (0.0, 0.0);
+    for layer in &layers {
+        writeln!(
+            out,
+            "{} {:.0} {:.0} {} {} {}",
+            layer.depth,
+            layer.estimate(),
+            layer.high(),
+            layer.sampled,
+            layer.hits,
+            layer.unsettled
+        )?;
+        total += layer.estimate();
+        high += layer.high();
+    }
+    writeln!(out, "# total {total:.3e} high {high:.3e}")?;
     Ok(crate::OK)
 }
 

@@ -1,0 +1,291 @@
+//! Estimates the size of each layer of the positions reachable from a start on a peg board, from a uniform sample.
+//!
+//! Layer `d` holds the positions reached in `d` jumps, each with `d` pegs
+//! fewer than the start. Of the `C(cells, pegs)` positions with that many
+//! pegs, a uniform sample is drawn and each one is tested: can the start
+//! reach it? Played backwards a jump puts two pegs back, so the test is a
+//! depth-first search from the position back to the start, with a budget of
+//! positions; the ones it cannot settle within the budget are counted apart.
+//! The layer's estimate is `C(cells, pegs)` times the fraction reached, and
+//! its upper bound the 95% Wilson bound with the unsettled ones counted as
+//! reached. Plans use the upper bound; `docs/scale.md` reports both.
+
+use rustc_hash::FxHashSet;
+
+use crate::program::Program;
+
+/// One layer's estimate.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LayerEstimate {
+    /// Jumps from the start.
+    pub depth: u32,
+    /// Positions with this layer's number of pegs: `C(cells, pegs)`.
+    pub space: u128,
+    /// Positions drawn.
+    pub sampled: u32,
+    /// Drawn positions the start reaches.
+    pub hits: u32,
+    /// Drawn positions the test could not settle within its budget.
+    pub unsettled: u32,
+}
+
+impl LayerEstimate {
+    /// The estimated number of positions in the layer.
+    pub fn estimate(&self) -> f64 {
+        if self.depth == 0 {
+            return 1.0;
+        }
+        self.space as f64 * f64::from(self.hits) / f64::from(self.sampled.max(1))
+    }
+
+    /// An upper bound at 95% confidence, counting unsettled tests as reached.
+    pub fn high(&self) -> f64 {
+        if self.depth == 0 {
+            return 1.0;
+        }
+        let n = f64::from(self.sampled.max(1));
+        let p = f64::from(self.hits + self.unsettled) / n;
+        let z = 1.96f64;
+        let centre = p + z * z / (2.0 * n);
+        let spread = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+        let bound = ((centre + spread) / (1.0 + z * z / n)).min(1.0);
+        self.space as f64 * bound
+    }
+}
+
+/// The positions one reachability test may visit before it gives up, by default.
+pub const TEST_BUDGET: usize = 20_000;
+
+/// Estimates every layer of the positions reachable from `start` (a state
+/// of at most 64 cells), drawing `samples` positions per layer, each test
+/// visiting at most `budget` positions; the draws are the same on every
+/// run. `None` unless every move of `program` is a jump and the board has at
+/// most 64 cells.
+pub fn layers(
+    program: &Program,
+    start: u64,
+    samples: u32,
+    budget: usize,
+) -> Option<Vec<LayerEstimate>> {
+    let cells = program.cells();
+    if cells > 64 {
+        return None;
+    }
+    let jumps = backward_jumps(program)?;
+    let classes = Classes::new(&jumps, cells);
+    let pegs = start.count_ones();
+    let mut random = SplitMix(start ^ 0x5eed_0f1a_7e75);
+    let mut out = vec![LayerEstimate {
+        depth: 0,
+        space: 1,
+        sampled: 1,
+        hits: 1,
+        unsettled: 0,
+    }];
+    for depth in 1..pegs {
+        let left = pegs - depth;
+        let mut layer = LayerEstimate {
+            depth,
+            space: binomial(cells as u32, left),
+            sampled: 0,
+            hits: 0,
+            unsettled: 0,
+        };
+        for _ in 0..samples {
+            let position = random.subset(cells, left as usize);
+            layer.sampled += 1;
+            if classes.of(position) != classes.of(start) {
+                continue;
+            }
+            match reaches(&jumps, position, start, budget) {
+                Some(true) => layer.hits += 1,
+                Some(false) => {}
+                None => layer.unsettled += 1,
+            }
+        }
+        out.push(layer);
+    }
+    Some(out)
+}
+
+/// A jump played backwards, as masks: the landing cell must hold a peg and
+/// the other two be empty; then all three flip.
+struct Backward {
+    peg: u64,
+    holes: u64,
+}
+
+/// Every move as a backward jump, or `None` when a move is not a jump.
+fn backward_jumps(program: &Program) -> Option<Vec<Backward>> {
+    let mask = |cells: &[crate::board::CellId]| cells.iter().fold(0u64, |m, c| m | 1 << c.0);
+    program
+        .moves()
+        .iter()
+        .map(|m| {
+            let jump = m.need_on.len() == 2 && m.need_off.len() == 1 && m.flip.len() == 3;
+            jump.then(|| Backward {
+                peg: mask(&m.need_off),
+                holes: mask(&m.need_on),
+            })
+        })
+        .collect()
+}
+
+/// The position classes of the board: parities that no jump changes. A
+/// jump flips its three cells, so every mask meeting each jump's three
+/// cells an even number of times is one (`u · flip = 0` over GF(2)); these
+/// masks form the null space of the jumps, kept here as a basis.
+struct Classes(Vec<u64>);
+
+impl Classes {
+    fn new(jumps: &[Backward], cells: usize) -> Classes {
+        // Reduce the flips to echelon form, then solve for the null space.
+        let mut rows: Vec<u64> = Vec::new();
+        for j in jumps {
+            let mut r = j.peg | j.holes;
+            for &b in &rows {
+                r = r.min(r ^ b);
+            }
+            if r != 0 {
+                // Keep rows reduced against one another, by leading bit.
+                rows.iter_mut().for_each(|b| *b = (*b).min(*b ^ r));
+                rows.push(r);
+            }
+        }
+        let lead = |r: u64| 63 - r.leading_zeros();
+        let pivots: u64 = rows.iter().fold(0, |m, &r| m | 1 << lead(r));
+        // Each cell that is not a pivot gives one null vector.
+        let basis = (0..cells)
+            .filter(|&c| pivots >> c & 1 == 0)
+            .map(|free| {
+                let mut v = 1u64 << free;
+                for &r in &rows {
+                    if r >> free & 1 == 1 {
+                        v |= 1 << lead(r);
+                    }
+                }
+                v
+            })
+            .collect();
+        Classes(basis)
+    }
+
+    /// The class of a position: one parity per basis mask.
+    fn of(&self, position: u64) -> u64 {
+        self.0.iter().enumerate().fold(0, |c, (i, &v)| {
+            c | u64::from((v & position).count_ones() & 1) << i
+        })
+    }
+}
+
+/// Whether `start` reaches `position`: a search backwards from `position`;
+/// `None` past `budget` positions.
+fn reaches(jumps: &[Backward], position: u64, start: u64, budget: usize) -> Option<bool> {
+    let goal = start.count_ones();
+    let mut seen: FxHashSet<u64> = FxHashSet::default();
+    let mut stack = vec![position];
+    while let Some(p) = stack.pop() {
+        if p.count_ones() == goal {
+            if p == start {
+                return Some(true);
+            }
+            continue;
+        }
+        for j in jumps {
+            if p & j.peg != 0 && p & j.holes == 0 {
+                let q = p ^ j.peg ^ j.holes;
+                if seen.insert(q) {
+                    if seen.len() > budget {
+                        return None;
+                    }
+                    stack.push(q);
+                }
+            }
+        }
+    }
+    Some(false)
+}
+
+/// `C(n, k)`, exactly.
+fn binomial(n: u32, k: u32) -> u128 {
+    let k = k.min(n - k.min(n));
+    (0..k).fold(1u128, |c, i| c * u128::from(n - i) / u128::from(i + 1))
+}
+
+/// SplitMix64: a small generator, written out so that an estimate (and so a
+/// plan) is the same on every process and every build.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Below `n`, uniformly (for `n` far below 2^64 the bias is negligible).
+    fn below(&mut self, n: usize) -> usize {
+        ((u128::from(self.next()) * n as u128) >> 64) as usize
+    }
+
+    /// A uniform `k`-subset of `0..n`, as a mask (Floyd's algorithm).
+    fn subset(&mut self, n: usize, k: usize) -> u64 {
+        let mut mask = 0u64;
+        for j in n - k..n {
+            let t = self.below(j + 1);
+            mask |= if mask & (1 << t) == 0 { 1 << t } else { 1 << j };
+        }
+        mask
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binomials() {
+        assert_eq!(binomial(37, 17), 15_905_368_710);
+        assert_eq!(binomial(5, 0), 1);
+        assert_eq!(binomial(5, 5), 1);
+        assert_eq!(binomial(64, 32), 1_832_624_140_942_590_534);
+    }
+
+    #[test]
+    fn classes_are_kept_by_every_jump() {
+        // A row of 5 cells, every jump of three in a line both ways.
+        let jumps: Vec<Backward> = (0..3)
+            .flat_map(|a| {
+                [
+                    Backward {
+                        peg: 1 << (a + 2),
+                        holes: 0b11 << a,
+                    },
+                    Backward {
+                        peg: 1 << a,
+                        holes: 0b110 << a,
+                    },
+                ]
+            })
+            .collect();
+        let classes = Classes::new(&jumps, 5);
+        // Three flips of rank 3 leave a null space of dimension 2.
+        assert_eq!(classes.0.len(), 2);
+        for j in &jumps {
+            for v in &classes.0 {
+                assert_eq!((v & (j.peg | j.holes)).count_ones() % 2, 0);
+            }
+        }
+    }
+
+    #[test]
+    fn subsets_have_k_members() {
+        let mut r = SplitMix(7);
+        for k in 0..=37 {
+            assert_eq!(r.subset(37, k).count_ones() as usize, k);
+        }
+        assert_eq!(r.subset(64, 64), u64::MAX);
+    }
+}
