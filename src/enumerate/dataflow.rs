@@ -35,6 +35,7 @@ use timely::dataflow::{InputHandleVec, ProbeHandle};
 use timely::progress::Stamp;
 
 use super::bitboard::{Engine, PARTS, part_of};
+use super::spill::{Held, Spill};
 use super::{Cluster, DATAFLOW_CHUNK, Event, Listing, Observer, Request, Summary};
 use crate::bits::Bits;
 use crate::error::{Error, Result};
@@ -88,14 +89,47 @@ pub fn count(
     // Each worker's share of the process's memory.
     let budget = limits.max_memory / cluster.threads.max(1) as u64;
     let estimate = estimate(program, start, order, cluster.workers());
+    // With a spill, a worker holds at most its threshold in memory and the rest on disk.
+    let disk = match &request.spill {
+        None => None,
+        Some(dir) => {
+            let free = fs4::available_space(dir).map_err(|source| Error::Io {
+                path: dir.display().to_string(),
+                source,
+            })?;
+            Some((estimate.2, free))
+        }
+    };
     if let Some(observer) = &request.observer {
         (observer.0)(&Event::Estimate {
-            bytes: estimate.0,
+            bytes: if disk.is_some() {
+                estimate.0.min(budget)
+            } else {
+                estimate.0
+            },
             high: estimate.1,
             budget,
+            disk,
         });
     }
-    if estimate.0 > budget {
+    if let Some((bytes, free)) = disk {
+        let need = bytes.saturating_mul(cluster.threads as u64);
+        if need > free {
+            return Err(Error::Usage(format!(
+                "the spill is estimated to need {} on {} ({} for each of {} workers), but {} is \
+                 free there: spill to a bigger disk, or add processes",
+                crate::limits::human_bytes(u128::from(need)),
+                request
+                    .spill
+                    .as_ref()
+                    .map(|d| d.display().to_string())
+                    .unwrap_or_default(),
+                crate::limits::human_bytes(u128::from(bytes)),
+                cluster.threads,
+                crate::limits::human_bytes(u128::from(free)),
+            )));
+        }
+    } else if estimate.0 > budget {
         return Err(Error::Limit {
             what: format!(
                 "the memory one worker is estimated to need at its peak (from {ESTIMATE_SAMPLES} \
@@ -105,7 +139,7 @@ pub fn count(
             name: "max-memory",
             value: u128::from(estimate.0),
             limit: u128::from(budget),
-            hint: "raise --max-memory, or add processes".into(),
+            hint: "raise --max-memory, add processes, or give --spill-dir".into(),
         });
     }
     let shared = Arc::new(Shared {
@@ -113,6 +147,7 @@ pub fn count(
         perms,
         listing: request.listing.clone(),
         observer: request.observer.clone(),
+        spill: request.spill.clone(),
         threads: cluster.threads,
     });
     let (builders, comms) = allocators(cluster)?;
@@ -176,28 +211,34 @@ pub fn count(
     answer.ok_or_else(|| Error::Internal("no worker returned a summary".into()))
 }
 
-/// The estimated peak bytes of one of `workers` workers, and the same at the
-/// sample's 95% bound: the largest layer it holds as a list while it builds
-/// the next as a set. Layers are counted in positions; held up to `order`
-/// symmetries, a worker holds about one in `order` of them. Without a
-/// sample (a board past 64 cells), the bound `C(cells, pegs)` per layer.
-fn estimate(program: &Program, start: u64, order: usize, workers: usize) -> (u64, u64) {
+/// The estimated peak bytes of one of `workers` workers, the same at the
+/// sample's 95% bound, and the disk it would spill to at its peak. In
+/// memory it holds the largest layer as a list while it builds the next as
+/// a set; on disk, a layer's file while it writes the next one's runs and
+/// merges them (a run may repeat what another holds: counted twice).
+/// Layers are counted in positions; held up to `order` symmetries, a worker
+/// holds about one in `order` of them. Without a sample (a board past 64
+/// cells), nothing is estimated.
+fn estimate(program: &Program, start: u64, order: usize, workers: usize) -> (u64, u64, u64) {
+    use super::sample::LayerEstimate;
     let layers =
         super::sample::layers(program, start, ESTIMATE_SAMPLES, super::sample::TEST_BUDGET)
             .unwrap_or_default();
-    let peak = |size: &dyn Fn(&super::sample::LayerEstimate) -> f64| -> u64 {
-        let share = (order * workers.max(1)) as f64;
+    let share = (order * workers.max(1)) as f64;
+    let peak = |size: &dyn Fn(&LayerEstimate) -> f64, held: f64, next: f64| -> u64 {
         let sizes: Vec<f64> = layers.iter().map(size).collect();
-        let mut most = 0f64;
-        for (d, &held) in sizes.iter().enumerate() {
-            let next = sizes.get(d + 1).copied().unwrap_or(0.0);
-            most = most.max(held * 8.0 + next * (8 + SET_BYTES) as f64);
-        }
+        let most = sizes
+            .iter()
+            .enumerate()
+            .map(|(d, &h)| h * held + sizes.get(d + 1).copied().unwrap_or(0.0) * next)
+            .fold(0f64, f64::max);
         (most / share).ceil() as u64
     };
+    let set = (8 + SET_BYTES) as f64;
     (
-        peak(&super::sample::LayerEstimate::estimate),
-        peak(&super::sample::LayerEstimate::high),
+        peak(&LayerEstimate::estimate, 8.0, set),
+        peak(&LayerEstimate::high, 8.0, set),
+        peak(&LayerEstimate::estimate, 8.0, 3.0 * 8.0),
     )
 }
 
@@ -207,6 +248,7 @@ struct Shared {
     perms: Vec<Vec<usize>>,
     listing: Option<Listing>,
     observer: Option<Observer>,
+    spill: Option<std::path::PathBuf>,
     /// Workers per process.
     threads: usize,
 }
@@ -264,49 +306,77 @@ fn layers(
             .probe_with(&probe);
     });
     let owns = |w: u64| part_of(w) % peers == me;
-    let mut layer: Vec<u64> = if owns(source) {
+    let mut layer = Held::Memory(if owns(source) {
         vec![source]
     } else {
         Vec::new()
-    };
+    });
+    let mut spill = shared.spill.as_ref().map(|dir| {
+        let threshold = budget / (2 * (8 + SET_BYTES));
+        Spill::new(dir, me, usize::try_from(threshold).unwrap_or(usize::MAX))
+    });
+    let spill_error = |e: std::io::Error| Stop::Io(shared.spill.clone().unwrap_or_default(), e);
+    let io = |path: &std::path::Path, e| Stop::Io(path.to_path_buf(), e);
     let mut summary = Summary {
         symmetries: if symmetry { order } else { 1 },
         ..Summary::default()
     };
     let mut parts: Vec<Vec<u64>> = vec![Vec::new(); PARTS];
+    // The bytes the last layer took to build, as a set.
+    let mut built = 0u64;
     let mut depth: u32 = 0;
     loop {
-        if let Some((l, path, out)) = &mut listing {
-            for &w in &layer {
-                (l.write)(&Bits::from_u64(cells, engine.to_state(w)), depth, out)
-                    .map_err(|e| Stop::Io(path.clone(), e))?;
-            }
+        // A worker past its share reports so and expands nothing, so that
+        // every worker sees it at the end of the round and all stop together.
+        let held = built.max(layer.memory());
+        if held > budget {
+            std::mem::replace(&mut layer, Held::Memory(Vec::new())).discard();
         }
-        let weighted: u128 = layer
-            .iter()
-            .map(|&s| {
-                if symmetry {
-                    1
-                } else {
-                    (order / engine.stabilizer(s)) as u128
+        let mut weighted: u128 = 0;
+        layer.chunks(DATAFLOW_CHUNK, io, |chunk| {
+            if let Some((l, path, out)) = &mut listing {
+                for &w in chunk {
+                    (l.write)(&Bits::from_u64(cells, engine.to_state(w)), depth, out)
+                        .map_err(|e| Stop::Io(path.clone(), e))?;
                 }
-            })
-            .sum();
-        let held = layer.len() as u64 * 8;
-        reports.send((me as u64, layer.len() as u64, weighted, held));
-        for chunk in layer.chunks(DATAFLOW_CHUNK) {
+            }
+            weighted += chunk
+                .iter()
+                .map(|&s| {
+                    if symmetry {
+                        1
+                    } else {
+                        (order / engine.stabilizer(s)) as u128
+                    }
+                })
+                .sum::<u128>();
+            Ok(())
+        })?;
+        reports.send((me as u64, layer.len(), weighted, held));
+        layer.chunks(DATAFLOW_CHUNK, io, |chunk| {
             parts.iter_mut().for_each(Vec::clear);
             engine.expand(chunk, &mut parts);
             for part in &mut parts {
                 children.send_batch(part);
             }
             worker.step();
-        }
+            if let Some(spill) = &mut spill {
+                spill
+                    .spill_full(&mut received.borrow_mut())
+                    .map_err(spill_error)?;
+            }
+            Ok(())
+        })?;
         depth += 1;
         children.advance_to(depth);
         reports.advance_to(depth);
         while probe.less_than(children.time()) {
             worker.step();
+            if let Some(spill) = &mut spill {
+                spill
+                    .spill_full(&mut received.borrow_mut())
+                    .map_err(spill_error)?;
+            }
         }
         let round = depth - 1;
         let mut reported: Vec<Report> = totals.borrow_mut().remove(&round).unwrap_or_default();
@@ -314,6 +384,10 @@ fn layers(
         let states: u64 = reported.iter().map(|r| r.1).sum();
         let weight: u128 = reported.iter().map(|r| r.2).sum();
         let peak: u64 = reported.iter().map(|r| r.3).max().unwrap_or(0);
+        // Every worker reads the same reports, so all stop together.
+        if peak > budget {
+            return Err(Stop::Memory(round, peak, budget));
+        }
         if states == 0 {
             break;
         }
@@ -329,18 +403,17 @@ fn layers(
         }
         summary.count.add(weight);
         *summary.histogram.entry(round).or_default() += weight;
-        let next: Vec<u64> = {
-            let set = received.borrow_mut().remove(&round).unwrap_or_default();
-            let mut v: Vec<u64> = set.into_iter().collect();
-            v.sort_unstable();
-            v
+        let set = received.borrow_mut().remove(&round).unwrap_or_default();
+        let next = match &mut spill {
+            Some(spill) => spill.finish(round, set).map_err(spill_error)?,
+            None => {
+                built = set.len() as u64 * (8 + SET_BYTES);
+                let mut v: Vec<u64> = set.into_iter().collect();
+                v.sort_unstable();
+                Held::Memory(v)
+            }
         };
-        // Every worker reads the same reports, so all stop together.
-        let bytes = peak.max(next.len() as u64 * (8 + SET_BYTES));
-        if bytes > budget {
-            return Err(Stop::Memory(depth, bytes, budget));
-        }
-        layer = next;
+        std::mem::replace(&mut layer, next).discard();
     }
     if let Some((_, path, out)) = &mut listing {
         out.flush().map_err(|e| Stop::Io(path.clone(), e))?;

@@ -24,6 +24,8 @@ pub mod graph;
 pub mod layers;
 pub(crate) mod pegs;
 pub mod sample;
+#[cfg(feature = "dataflow")]
+mod spill;
 pub mod symmetry;
 
 use std::collections::BTreeMap;
@@ -63,6 +65,9 @@ pub struct Request {
     pub observer: Option<Observer>,
     /// Where a dataflow run lists the states: one file per worker.
     pub listing: Option<Listing>,
+    /// Where a dataflow run's workers may spill their layers to disk, as
+    /// sorted runs, instead of holding them in memory.
+    pub spill: Option<std::path::PathBuf>,
     /// Give each listed state its distance even where the listing does not
     /// find it on the way: a linear puzzle's states are listed by algebra, and
     /// each distance is then a walk of the null space (left out, as `None`,
@@ -106,6 +111,9 @@ pub enum Event {
         high: u64,
         /// The worker's share of max-memory.
         budget: u64,
+        /// With a spill directory, the disk one worker is estimated to use
+        /// at its peak, and the space free there.
+        disk: Option<(u64, u64)>,
     },
     /// A layer is counted: its depth, and the positions each worker holds of
     /// it, by worker index.

@@ -241,6 +241,19 @@ fn what_the_dataflow_does_not_serve_is_refused_clearly() {
         (
             vec![
                 "states",
+                "triangle15",
+                "--from",
+                "start",
+                "--reachable",
+                "--count",
+                "--spill-dir",
+                "target/tmp/nowhere",
+            ],
+            "--spill-dir is for --workers or --processes",
+        ),
+        (
+            vec![
+                "states",
                 "flip4x4",
                 "--from",
                 "all-on",
@@ -527,6 +540,63 @@ fn progress_states_the_estimate_then_each_layer_by_worker() {
             .sum();
         assert_eq!(shares.to_string(), n, "{line}");
     }
+}
+
+#[test]
+fn a_spilled_run_gives_the_same_layers_and_leaves_its_directory_empty() {
+    let english = [
+        "states",
+        "english33",
+        "--from",
+        "start",
+        "--reachable",
+        "--histogram",
+        "--symmetry",
+    ];
+    let expected = stdout(&pegflip(&english, b""));
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("spill");
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_arg = dir.display().to_string();
+    // A 15 MiB share a worker: sets of a quarter of a million positions go to disk,
+    // where layers of up to 1.8 million positions a worker are merged.
+    let out = pegflip(
+        &[
+            &english[..],
+            &[
+                "--workers",
+                "2",
+                "--spill-dir",
+                &dir_arg,
+                "--max-memory",
+                "30M",
+                "--progress",
+            ],
+        ]
+        .concat(),
+        b"",
+    );
+    assert_eq!(stdout(&out), expected);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr
+            .lines()
+            .next()
+            .unwrap()
+            .contains("; with the spill, "),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "runs and layers removed"
+    );
+    // Without the spill, the same share is refused before the start.
+    let out = pegflip(
+        &[&english[..], &["--workers", "2", "--max-memory", "30M"]].concat(),
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("or give --spill-dir"));
 }
 
 #[test]

@@ -81,6 +81,11 @@ pub struct Args {
     /// DIR/states-*.txt` gives every state once.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["count", "histogram", "json"])]
     output_dir: Option<std::path::PathBuf>,
+    /// With --workers or --processes, let each worker spill its layers to DIR
+    /// as sorted runs, merged without repeats, holding at most half its share
+    /// of max-memory; the disk it needs is estimated and checked first.
+    #[arg(long, value_name = "DIR")]
+    spill_dir: Option<std::path::PathBuf>,
     /// Print the dataflow's estimate and one line per layer (with each
     /// worker's share) to stderr, even when stderr is not a terminal.
     #[arg(long)]
@@ -141,8 +146,17 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         (None, Some(_), _) => {
             anyhow::bail!("--output-dir is for listings by --workers or --processes")
         }
+        _ if cluster.is_none() && args.spill_dir.is_some() => {
+            anyhow::bail!("--spill-dir is for --workers or --processes")
+        }
         _ => None,
     };
+    if let Some(dir) = &args.spill_dir {
+        std::fs::create_dir_all(dir).map_err(|source| pegflip::Error::Io {
+            path: dir.display().to_string(),
+            source,
+        })?;
+    }
     let observer = cluster
         .as_ref()
         .filter(|_| args.progress || std::io::stderr().is_terminal())
@@ -162,6 +176,7 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         cluster,
         observer,
         listing,
+        spill: args.spill_dir.clone(),
         // Only JSON listings print a target puzzle's distances.
         distances: args.json || args.format == Format::Json,
     };
@@ -318,13 +333,24 @@ fn report_progress() -> pegflip::enumerate::Observer {
                 bytes,
                 high,
                 budget,
-            } => format!(
-                "pegflip: each worker is estimated to hold {} at its peak ({} at the sample's 95% \
-                 bound), of its {} share of max-memory",
-                gib(*bytes),
-                gib(*high),
-                gib(*budget)
-            ),
+                disk,
+            } => {
+                let mut line = format!(
+                    "pegflip: each worker is estimated to hold {} at its peak ({} at the sample's \
+                     95% bound), of its {} share of max-memory",
+                    gib(*bytes),
+                    gib(*high),
+                    gib(*budget)
+                );
+                if let Some((spilled, free)) = disk {
+                    line += &format!(
+                        "; with the spill, {} on disk at its peak ({} free)",
+                        gib(*spilled),
+                        gib(*free)
+                    );
+                }
+                line
+            }
             Event::Layer { depth, positions } => {
                 let total: u64 = positions.iter().sum();
                 let shares = if positions.len() <= 8 {
