@@ -527,7 +527,7 @@ fn dataflow_plan(program: &Program, q: &StatesQuery, limits: &Limits) -> Result<
     if !crate::enumerate::pegs::applies(program) {
         return Err(Error::Usage(
             "--workers and --processes need a peg board: every move a jump, a goal of one piece \
-             count, and a board whose jumps fit a 64-bit grid word"
+             count, and at most 63 cells"
                 .into(),
         ));
     }

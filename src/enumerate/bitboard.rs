@@ -21,7 +21,8 @@
 //!
 //! Every phase runs on all of rayon's threads. The engine serves moves that
 //! remove one piece each (so no state appears in two layers) on boards whose
-//! grid word fits in 63 bits; [`Engine::new`] says when it applies.
+//! grid word, or failing that whose cells in order, fit in 63 bits;
+//! [`Engine::new`] says when it applies.
 
 use rayon::prelude::*;
 
@@ -87,21 +88,25 @@ impl Engine {
     /// The engine for `program` with the symmetry group `perms` (cell
     /// permutations, the identity included), or `None` when it does not
     /// apply: a move that is not a jump (two pegs and a hole, all three
-    /// flipped), more than 63 bits of grid word, more than
+    /// flipped), more than 63 cells, more than
     /// 64 jump patterns, or more than 48 symmetries (`MAX_PATTERNS`, `MAX_ORDER`).
     pub fn new(program: &Program, perms: &[Vec<usize>]) -> Option<Engine> {
         let masks = Masks::new(program).ok()?;
         let board = &program.puzzle().board;
         let cols = board.cols().max(1);
-        let place: Vec<u32> = if board.is_graph() {
+        let grid: Vec<u32> = (0..program.cells())
+            .map(|c| {
+                let [r, col] = board.coord(crate::board::CellId(c));
+                u32::try_from(r * cols + col).unwrap_or(u32::MAX)
+            })
+            .collect();
+        // A board whose grid is too wide for the word (a 9x9 cross) takes
+        // its cells in order: a jump is then a shift by the lengths of the
+        // rows between its cells, the same for every jump between the same rows.
+        let place: Vec<u32> = if board.is_graph() || grid.iter().any(|&p| p >= 63) {
             (0..program.cells() as u32).collect()
         } else {
-            (0..program.cells())
-                .map(|c| {
-                    let [r, col] = board.coord(crate::board::CellId(c));
-                    u32::try_from(r * cols + col).unwrap_or(u32::MAX)
-                })
-                .collect()
+            grid
         };
         if place.iter().any(|&p| p >= 63) {
             return None;

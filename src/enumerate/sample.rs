@@ -27,6 +27,9 @@ pub struct LayerEstimate {
     pub hits: u32,
     /// Drawn positions the test could not settle within its budget.
     pub unsettled: u32,
+    /// The jumps open in the drawn positions the start reaches, in all: a
+    /// layer's successors are about `estimate() * jumps / hits`.
+    pub jumps: u64,
 }
 
 impl LayerEstimate {
@@ -50,6 +53,12 @@ impl LayerEstimate {
         let spread = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
         let bound = ((centre + spread) / (1.0 + z * z / n)).min(1.0);
         self.space as f64 * bound
+    }
+
+    /// The mean number of jumps open in a position of the layer, from the
+    /// reached positions drawn (0 when none was reached).
+    pub fn branching(&self) -> f64 {
+        self.jumps as f64 / f64::from(self.hits.max(1))
     }
 }
 
@@ -81,6 +90,7 @@ pub fn layers(
         sampled: 1,
         hits: 1,
         unsettled: 0,
+        jumps: open_jumps(&jumps, start),
     }];
     for depth in 1..pegs {
         let left = pegs - depth;
@@ -90,6 +100,7 @@ pub fn layers(
             sampled: 0,
             hits: 0,
             unsettled: 0,
+            jumps: 0,
         };
         for _ in 0..samples {
             let position = random.subset(cells, left as usize);
@@ -98,7 +109,10 @@ pub fn layers(
                 continue;
             }
             match reaches(&jumps, position, start, budget) {
-                Some(true) => layer.hits += 1,
+                Some(true) => {
+                    layer.hits += 1;
+                    layer.jumps += open_jumps(&jumps, position);
+                }
                 Some(false) => {}
                 None => layer.unsettled += 1,
             }
@@ -113,6 +127,14 @@ pub fn layers(
 struct Backward {
     peg: u64,
     holes: u64,
+}
+
+/// How many jumps `position` can make forwards: both pegs there, the hole empty.
+fn open_jumps(jumps: &[Backward], position: u64) -> u64 {
+    jumps
+        .iter()
+        .filter(|j| position & j.holes == j.holes && position & j.peg == 0)
+        .count() as u64
 }
 
 /// Every move as a backward jump, or `None` when a move is not a jump.

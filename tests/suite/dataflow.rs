@@ -674,3 +674,36 @@ fn french_up_to_symmetry_on_two_processes() {
     assert_eq!(total, 374_349_517);
     assert_eq!(stdout(&pegflip(&args, b"")), histogram);
 }
+
+/// The French board in full from the centre vacancy, layer by layer: positions
+/// after 0, 1, ... 34 jumps (the single-process engine's figures, which the
+/// distributed run reproduces; `README.md` has the times).
+const FRENCH_CENTRE: [u64; 35] = [
+    1, 4, 20, 108, 536, 2678, 12664, 55222, 222745, 816316, 2683238, 7871309, 20454352, 46848424,
+    94285698, 166326193, 256798366, 347020326, 410819586, 426884522, 390321549, 314816470,
+    224246104, 141122532, 78463195, 38440482, 16522952, 6204615, 2018380, 559084, 131510, 26178,
+    3925, 412, 58,
+];
+
+#[test]
+#[ignore]
+fn french_in_full_from_the_centre_on_two_processes() {
+    let args = [
+        "states",
+        "french37",
+        "--from",
+        "start",
+        "--reachable",
+        "--histogram",
+    ];
+    let outs = cluster("french-full", 2, &args);
+    let histogram = stdout(&outs[0]);
+    assert_eq!(stdout(&outs[1]), histogram);
+    let layers: Vec<u64> = histogram
+        .lines()
+        .map(|l| l.split(' ').nth(1).unwrap().parse::<u64>().unwrap())
+        .collect();
+    assert_eq!(layers, FRENCH_CENTRE);
+    assert_eq!(layers.iter().sum::<u64>(), 2_993_979_754);
+    assert_eq!(stdout(&pegflip(&args, b"")), histogram);
+}

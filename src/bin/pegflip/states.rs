@@ -394,20 +394,22 @@ fn estimate(args: &Args, program: &pegflip::Program, from: Option<&Bits>) -> any
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "# depth estimate high (95%) sampled reached unsettled, from {} positions drawn per layer",
+        "# depth estimate high(95%) sampled reached unsettled branching, from {} positions drawn \
+         per layer",
         args.samples
     )?;
     let (mut total, mut high) = (0.0, 0.0);
     for layer in &layers {
         writeln!(
             out,
-            "{} {:.0} {:.0} {} {} {}",
+            "{} {:.0} {:.0} {} {} {} {:.2}",
             layer.depth,
             layer.estimate(),
             layer.high(),
             layer.sampled,
             layer.hits,
-            layer.unsettled
+            layer.unsettled,
+            layer.branching()
         )?;
         total += layer.estimate();
         high += layer.high();
