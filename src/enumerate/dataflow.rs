@@ -47,7 +47,11 @@ use crate::program::Program;
 const SET_BYTES: u64 = 24;
 
 /// Positions drawn per layer for the estimate a run states before it starts.
-const ESTIMATE_SAMPLES: u32 = 400;
+const ESTIMATE_SAMPLES: u32 = 1000;
+
+/// The positions each of those tests may visit: the largest layers, the
+/// middle ones, settle well within it.
+const ESTIMATE_TEST_BUDGET: usize = 20_000;
 
 /// What one worker reports for one layer: its index, its positions, the
 /// positions they stand for, and the bytes it held.
@@ -132,7 +136,7 @@ pub fn count(
     } else if estimate.0 > budget {
         return Err(Error::Limit {
             what: format!(
-                "the memory one worker is estimated to need at its peak (from {ESTIMATE_SAMPLES} \
+                "the memory one worker is estimated to need at its peak (from at most {ESTIMATE_SAMPLES} \
                  positions drawn per layer; its share of max-memory over {} threads)",
                 cluster.threads
             ),
@@ -221,9 +225,8 @@ pub fn count(
 /// cells), nothing is estimated.
 fn estimate(program: &Program, start: u64, order: usize, workers: usize) -> (u64, u64, u64) {
     use super::sample::LayerEstimate;
-    let layers =
-        super::sample::layers(program, start, ESTIMATE_SAMPLES, super::sample::TEST_BUDGET)
-            .unwrap_or_default();
+    let layers = super::sample::layers(program, start, ESTIMATE_SAMPLES, ESTIMATE_TEST_BUDGET)
+        .unwrap_or_default();
     let share = (order * workers.max(1)) as f64;
     let peak = |size: &dyn Fn(&LayerEstimate) -> f64, held: f64, next: f64| -> u64 {
         let sizes: Vec<f64> = layers.iter().map(size).collect();

@@ -6,6 +6,10 @@
 //! reach it? Played backwards a jump puts two pegs back, so the test is a
 //! depth-first search from the position back to the start, with a budget of
 //! positions; the ones it cannot settle within the budget are counted apart.
+//! A layer's draws stop at [`ENOUGH_REACHED`] reached or [`ENOUGH_UNSETTLED`]
+//! unsettled, or at the most asked for. Most draws cost nothing: a position
+//! outside the start's position class (parities no jump changes) is not
+//! reached, and only the others are searched.
 //! The layer's estimate is `C(cells, pegs)` times the fraction reached, and
 //! its upper bound the 95% Wilson bound with the unsettled ones counted as
 //! reached. Plans use the upper bound; `docs/scale.md` reports both.
@@ -62,13 +66,21 @@ impl LayerEstimate {
     }
 }
 
+/// A layer's draws stop once this many are reached: enough for about 15%
+/// precision where reached positions are rare.
+pub const ENOUGH_REACHED: u32 = 50;
+
+/// A layer's draws stop once this many tests are unsettled: each costs a
+/// full budget.
+pub const ENOUGH_UNSETTLED: u32 = 20;
+
 /// The positions one reachability test may visit before it gives up, by default.
 pub const TEST_BUDGET: usize = 20_000;
 
 /// Estimates every layer of the positions reachable from `start` (a state
-/// of at most 64 cells), drawing `samples` positions per layer, each test
-/// visiting at most `budget` positions; the draws are the same on every
-/// run. `None` unless every move of `program` is a jump and the board has at
+/// of at most 64 cells), drawing at most `samples` positions per layer,
+/// each test visiting at most `budget` positions; the draws are the same on
+/// every run. `None` unless every move of `program` is a jump and the board has at
 /// most 64 cells.
 pub fn layers(
     program: &Program,
@@ -103,6 +115,9 @@ pub fn layers(
             jumps: 0,
         };
         for _ in 0..samples {
+            if layer.hits >= ENOUGH_REACHED || layer.unsettled >= ENOUGH_UNSETTLED {
+                break;
+            }
             let position = random.subset(cells, left as usize);
             layer.sampled += 1;
             if classes.of(position) != classes.of(start) {

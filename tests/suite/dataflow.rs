@@ -355,8 +355,8 @@ fn what_the_dataflow_does_not_serve_is_refused_clearly() {
         ),
         (
             "40M",
-            "the memory one worker is estimated to need at its peak (from 400 positions drawn per \
-             layer; its share of max-memory over 2 threads) is ",
+            "the memory one worker is estimated to need at its peak (from at most 1000 positions \
+             drawn per layer; its share of max-memory over 2 threads) is ",
         ),
     ] {
         let mut args = english.to_vec();

@@ -52,7 +52,8 @@ pub struct Args {
     /// (peg boards, `--from BOARD --reachable`).
     #[arg(long, conflicts_with_all = ["count", "histogram", "workers", "processes"])]
     estimate: bool,
-    /// Positions drawn per layer by --estimate.
+    /// The most positions drawn per layer by --estimate (a layer stops
+    /// sooner at 50 reached or 20 unsettled).
     #[arg(long, value_name = "N", default_value_t = 2000, requires = "estimate")]
     samples: u32,
     /// The positions one --estimate test may visit before it gives up (it
@@ -394,8 +395,8 @@ fn estimate(args: &Args, program: &pegflip::Program, from: Option<&Bits>) -> any
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "# depth estimate high(95%) sampled reached unsettled branching, from {} positions drawn \
-         per layer",
+        "# depth estimate high(95%) sampled reached unsettled branching, from at most {} positions \
+         drawn per layer",
         args.samples
     )?;
     let (mut total, mut high) = (0.0, 0.0);
