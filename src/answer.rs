@@ -122,7 +122,7 @@ pub fn write_json(
     outcome: &Outcome,
     limits: &crate::limits::Limits,
 ) -> Result<()> {
-    let io = |e: std::io::Error| Error::Io {
+    let io = |e: std::io::Error| Error::Write {
         path: "<stdout>".into(),
         source: e,
     };

@@ -93,9 +93,19 @@ pub enum Error {
     /// Bad input at a known place: a puzzle file, a board, batch input.
     #[error("{0}")]
     Input(Box<Diagnostic>),
-    /// A file could not be read.
-    #[error("cannot read {path}: {source}")]
+    /// A file could not be read. What the system said is the error's
+    /// source (`{:#}` in anyhow prints it after the path).
+    #[error("cannot read {path}")]
     Io {
+        /// The path as given.
+        path: String,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// A file or directory could not be written. What the system said is the
+    /// error's source.
+    #[error("cannot write {path}")]
+    Write {
         /// The path as given.
         path: String,
         /// What the system said.

@@ -46,13 +46,6 @@ use crate::program::Program;
 /// Bytes a received position takes in a worker's set (with the set's slack).
 const SET_BYTES: u64 = 24;
 
-/// Positions drawn per layer for the estimate a run states before it starts.
-const ESTIMATE_SAMPLES: u32 = 1000;
-
-/// The positions each of those tests may visit: the largest layers, the
-/// middle ones, settle well within it.
-const ESTIMATE_TEST_BUDGET: usize = 20_000;
-
 /// What one worker reports for one layer: its index, its positions, the
 /// positions they stand for, and the bytes it held.
 type Report = (u64, u64, u128, u64);
@@ -136,8 +129,9 @@ pub fn count(
     } else if estimate.0 > budget {
         return Err(Error::Limit {
             what: format!(
-                "the memory one worker is estimated to need at its peak (from at most {ESTIMATE_SAMPLES} \
+                "the memory one worker is estimated to need at its peak (from at most {} \
                  positions drawn per layer; its share of max-memory over {} threads)",
+                super::sample::Sampling::default().draws,
                 cluster.threads
             ),
             name: "max-memory",
@@ -204,7 +198,7 @@ pub fn count(
                 });
             }
             Ok(Err(Stop::Io(path, source))) => {
-                return Err(Error::Io {
+                return Err(Error::Write {
                     path: path.display().to_string(),
                     source,
                 });
@@ -225,8 +219,7 @@ pub fn count(
 /// cells), nothing is estimated.
 fn estimate(program: &Program, start: u64, order: usize, workers: usize) -> (u64, u64, u64) {
     use super::sample::LayerEstimate;
-    let layers = super::sample::layers(program, start, ESTIMATE_SAMPLES, ESTIMATE_TEST_BUDGET)
-        .unwrap_or_default();
+    let layers = super::sample::layers(program, start, Default::default()).unwrap_or_default();
     let share = (order * workers.max(1)) as f64;
     let peak = |size: &dyn Fn(&LayerEstimate) -> f64, held: f64, next: f64| -> u64 {
         let sizes: Vec<f64> = layers.iter().map(size).collect();

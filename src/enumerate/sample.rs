@@ -6,8 +6,8 @@
 //! reach it? Played backwards a jump puts two pegs back, so the test is a
 //! depth-first search from the position back to the start, with a budget of
 //! positions; the ones it cannot settle within the budget are counted apart.
-//! A layer's draws stop at [`ENOUGH_REACHED`] reached or [`ENOUGH_UNSETTLED`]
-//! unsettled, or at the most asked for. Most draws cost nothing: a position
+//! A layer's draws stop at enough reached or enough unsettled ([`Sampling`]),
+//! or at the most asked for. Most draws cost nothing: a position
 //! outside the start's position class (parities no jump changes) is not
 //! reached, and only the others are searched.
 //! The layer's estimate is `C(cells, pegs)` times the fraction reached, and
@@ -66,28 +66,39 @@ impl LayerEstimate {
     }
 }
 
-/// A layer's draws stop once this many are reached: enough for about 15%
-/// precision where reached positions are rare.
-pub const ENOUGH_REACHED: u32 = 50;
+/// How much to sample.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sampling {
+    /// The most positions drawn per layer.
+    pub draws: u32,
+    /// The positions one reachability test may visit before it gives up.
+    pub budget: usize,
+    /// A layer stops drawing once this many drawn positions are reached:
+    /// 50 give about 15% precision.
+    pub enough_reached: u32,
+    /// A layer stops drawing once this many tests are unsettled: each costs
+    /// a full budget.
+    pub enough_unsettled: u32,
+}
 
-/// A layer's draws stop once this many tests are unsettled: each costs a
-/// full budget.
-pub const ENOUGH_UNSETTLED: u32 = 20;
-
-/// The positions one reachability test may visit before it gives up, by default.
-pub const TEST_BUDGET: usize = 20_000;
+impl Default for Sampling {
+    /// What a dataflow run samples before it starts: a few seconds on the
+    /// French board.
+    fn default() -> Sampling {
+        Sampling {
+            draws: 1000,
+            budget: 20_000,
+            enough_reached: 50,
+            enough_unsettled: 20,
+        }
+    }
+}
 
 /// Estimates every layer of the positions reachable from `start` (a state
-/// of at most 64 cells), drawing at most `samples` positions per layer,
-/// each test visiting at most `budget` positions; the draws are the same on
-/// every run. `None` unless every move of `program` is a jump and the board has at
-/// most 64 cells.
-pub fn layers(
-    program: &Program,
-    start: u64,
-    samples: u32,
-    budget: usize,
-) -> Option<Vec<LayerEstimate>> {
+/// of at most 64 cells), as `sampling` says; the draws are the same on
+/// every run. `None` unless every move of `program` is a jump and the board
+/// has at most 64 cells.
+pub fn layers(program: &Program, start: u64, sampling: Sampling) -> Option<Vec<LayerEstimate>> {
     let cells = program.cells();
     if cells > 64 {
         return None;
@@ -114,8 +125,9 @@ pub fn layers(
             unsettled: 0,
             jumps: 0,
         };
-        for _ in 0..samples {
-            if layer.hits >= ENOUGH_REACHED || layer.unsettled >= ENOUGH_UNSETTLED {
+        for _ in 0..sampling.draws {
+            if layer.hits >= sampling.enough_reached || layer.unsettled >= sampling.enough_unsettled
+            {
                 break;
             }
             let position = random.subset(cells, left as usize);
@@ -123,7 +135,7 @@ pub fn layers(
             if classes.of(position) != classes.of(start) {
                 continue;
             }
-            match reaches(&jumps, position, start, budget) {
+            match reaches(&jumps, position, start, sampling.budget) {
                 Some(true) => {
                     layer.hits += 1;
                     layer.jumps += open_jumps(&jumps, position);

@@ -124,7 +124,9 @@ fn report(err: &anyhow::Error) -> ExitCode {
     let io = err
         .downcast_ref::<std::io::Error>()
         .or(match err.downcast_ref() {
-            Some(pegflip::Error::Io { source, .. }) => Some(source),
+            Some(pegflip::Error::Io { source, .. } | pegflip::Error::Write { source, .. }) => {
+                Some(source)
+            }
             _ => None,
         });
     if io.is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) {

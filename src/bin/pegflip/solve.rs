@@ -83,7 +83,7 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     let outcome = outcome?;
     if let Some(path) = &args.svg {
         let picture = render::svg(&program, &start, &outcome)?;
-        std::fs::write(path, picture).map_err(|source| pegflip::Error::Io {
+        std::fs::write(path, picture).map_err(|source| pegflip::Error::Write {
             path: path.clone(),
             source,
         })?;

@@ -53,12 +53,17 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["count", "histogram", "workers", "processes"])]
     estimate: bool,
     /// The most positions drawn per layer by --estimate (a layer stops
-    /// sooner at 50 reached or 20 unsettled).
+    /// sooner at 50 reached or 200 unsettled).
     #[arg(long, value_name = "N", default_value_t = 2000, requires = "estimate")]
     samples: u32,
     /// The positions one --estimate test may visit before it gives up (it
     /// then counts as unsettled: reached, for the upper bound).
-    #[arg(long, value_name = "N", default_value_t = pegflip::enumerate::sample::TEST_BUDGET, requires = "estimate")]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 20_000,
+        requires = "estimate"
+    )]
     test_budget: usize,
     /// Print the plan (engine, estimated memory and work) to stderr first.
     #[arg(long)]
@@ -153,7 +158,7 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         _ => None,
     };
     if let Some(dir) = &args.spill_dir {
-        std::fs::create_dir_all(dir).map_err(|source| pegflip::Error::Io {
+        std::fs::create_dir_all(dir).map_err(|source| pegflip::Error::Write {
             path: dir.display().to_string(),
             source,
         })?;
@@ -294,7 +299,7 @@ fn listing(
     dir: &std::path::Path,
     format: Format,
 ) -> anyhow::Result<pegflip::enumerate::Listing> {
-    std::fs::create_dir_all(dir).map_err(|source| pegflip::Error::Io {
+    std::fs::create_dir_all(dir).map_err(|source| pegflip::Error::Write {
         path: dir.display().to_string(),
         source,
     })?;
@@ -385,7 +390,13 @@ fn estimate(args: &Args, program: &pegflip::Program, from: Option<&Bits>) -> any
     let layers = start
         .to_u64()
         .and_then(|s| {
-            pegflip::enumerate::sample::layers(program, s, args.samples.max(1), args.test_budget)
+            let sampling = pegflip::enumerate::sample::Sampling {
+                draws: args.samples.max(1),
+                budget: args.test_budget,
+                enough_reached: 50,
+                enough_unsettled: 200,
+            };
+            pegflip::enumerate::sample::layers(program, s, sampling)
         })
         .ok_or_else(|| {
             pegflip::Error::Usage(
@@ -397,7 +408,7 @@ fn estimate(args: &Args, program: &pegflip::Program, from: Option<&Bits>) -> any
         out,
         "# depth estimate high(95%) sampled reached unsettled branching, from at most {} positions \
          drawn per layer",
-        args.samples
+        args.samples.max(1)
     )?;
     let (mut total, mut high) = (0.0, 0.0);
     for layer in &layers {
