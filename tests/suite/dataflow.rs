@@ -675,6 +675,31 @@ fn french_up_to_symmetry_on_two_processes() {
     assert_eq!(stdout(&pegflip(&args, b"")), histogram);
 }
 
+#[test]
+#[ignore]
+fn english_in_full_without_orbits() {
+    // Every position held, none weighted: the orbit weighting's figures by another road.
+    let args = [
+        "states",
+        "english33",
+        "--from",
+        "start",
+        "--reachable",
+        "--histogram",
+    ];
+    let weighted = stdout(&pegflip(&args, b""));
+    let explicit = stdout(&pegflip(
+        &[&args[..], &["--workers", "2", "--no-orbits"]].concat(),
+        b"",
+    ));
+    assert_eq!(explicit, weighted);
+    let total: u64 = explicit
+        .lines()
+        .map(|l| l.split(' ').nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(total, 187_636_299);
+}
+
 /// The French board in full from the centre vacancy, layer by layer: positions
 /// after 0, 1, ... 34 jumps (the single-process engine's figures, which the
 /// distributed run reproduces; `README.md` has the times).
