@@ -181,6 +181,7 @@ pub fn count(
         ))
     };
     let mut answer = None;
+    let mut peer = false;
     for result in results.map_err(|_| lost())? {
         match result {
             Ok(Ok(summary)) => answer = answer.or(Some(summary)),
@@ -203,8 +204,16 @@ pub fn count(
                     source,
                 });
             }
+            Ok(Err(Stop::Peer)) => peer = true,
             Ok(Err(Stop::Failed)) | Err(_) => return Err(lost()),
         }
+    }
+    if peer {
+        return Err(Error::Usage(
+            "the dataflow stopped: a worker of another process could not write or read a file; \
+             that process says which"
+                .into(),
+        ));
     }
     answer.ok_or_else(|| Error::Internal("no worker returned a summary".into()))
 }
@@ -254,11 +263,16 @@ enum Stop {
     /// A layer needed more than the worker's share of max-memory: at which
     /// layer, the bytes, and the share.
     Memory(u32, u64, u64),
-    /// Its listing file could not be written.
+    /// Its listing file or its spill could not be written or read.
     Io(std::path::PathBuf, std::io::Error),
+    /// Another worker failed, and said why in its own process.
+    Peer,
     /// A worker panicked (its message is kept aside).
     Failed,
 }
+
+/// The bytes a failed worker reports: past every share, so all stop.
+const FAILED: u64 = u64::MAX;
 
 /// One worker's rounds, one per layer, until a layer is empty everywhere.
 fn layers(
@@ -274,12 +288,20 @@ fn layers(
     let cells = shared.program.cells();
     let me = worker.index();
     let peers = worker.peers();
+    // An I/O failure is reported to every worker at the next round, and all stop
+    // together: a worker that stopped alone would leave the others counting without it.
+    let mut failure: Option<Stop> = None;
     let mut listing = match &shared.listing {
         None => None,
         Some(l) => {
             let path = l.file(me, peers);
-            let file = std::fs::File::create(&path).map_err(|e| Stop::Io(path.clone(), e))?;
-            Some((l, path, std::io::BufWriter::with_capacity(1 << 16, file)))
+            match std::fs::File::create(&path) {
+                Ok(file) => Some((l, path, std::io::BufWriter::with_capacity(1 << 16, file))),
+                Err(e) => {
+                    failure = Some(Stop::Io(path, e));
+                    None
+                }
+            }
         }
     };
     let mut children: InputHandleVec<u32, u64> = InputHandleVec::new();
@@ -322,14 +344,14 @@ fn layers(
     let mut built = 0u64;
     let mut depth: u32 = 0;
     loop {
-        // A worker past its share reports so and expands nothing, so that
-        // every worker sees it at the end of the round and all stop together.
-        let held = built.max(layer.memory());
-        if held > budget {
+        // A worker past its share, or failed, reports so and expands nothing,
+        // so that every worker sees it at the end of the round and all stop together.
+        let mut held = built.max(layer.memory());
+        if held > budget || failure.is_some() {
             std::mem::replace(&mut layer, Held::Memory(Vec::new())).discard();
         }
         let mut weighted: u128 = 0;
-        layer.chunks(DATAFLOW_CHUNK, io, |chunk| {
+        let pass = layer.chunks(DATAFLOW_CHUNK, io, |chunk| {
             if let Some((l, path, out)) = &mut listing {
                 for &w in chunk {
                     (l.write)(&Bits::from_u64(cells, engine.to_state(w)), depth, out)
@@ -347,31 +369,42 @@ fn layers(
                 })
                 .sum::<u128>();
             Ok(())
-        })?;
+        });
+        if let Err(stop) = pass {
+            failure.get_or_insert(stop);
+        }
+        if failure.is_some() {
+            held = FAILED;
+        }
         reports.send((me as u64, layer.len(), weighted, held));
-        layer.chunks(DATAFLOW_CHUNK, io, |chunk| {
-            parts.iter_mut().for_each(Vec::clear);
-            engine.expand(chunk, &mut parts);
-            for part in &mut parts {
-                children.send_batch(part);
+        if failure.is_none() {
+            let pass = layer.chunks(DATAFLOW_CHUNK, io, |chunk| {
+                parts.iter_mut().for_each(Vec::clear);
+                engine.expand(chunk, &mut parts);
+                for part in &mut parts {
+                    children.send_batch(part);
+                }
+                worker.step();
+                if let Some(spill) = &mut spill {
+                    spill
+                        .spill_full(&mut received.borrow_mut())
+                        .map_err(spill_error)?;
+                }
+                Ok(())
+            });
+            if let Err(stop) = pass {
+                failure.get_or_insert(stop);
             }
-            worker.step();
-            if let Some(spill) = &mut spill {
-                spill
-                    .spill_full(&mut received.borrow_mut())
-                    .map_err(spill_error)?;
-            }
-            Ok(())
-        })?;
+        }
         depth += 1;
         children.advance_to(depth);
         reports.advance_to(depth);
         while probe.less_than(children.time()) {
             worker.step();
-            if let Some(spill) = &mut spill {
-                spill
-                    .spill_full(&mut received.borrow_mut())
-                    .map_err(spill_error)?;
+            if let (Some(spill), None) = (&mut spill, &failure)
+                && let Err(e) = spill.spill_full(&mut received.borrow_mut())
+            {
+                failure = Some(spill_error(e));
             }
         }
         let round = depth - 1;
@@ -381,6 +414,9 @@ fn layers(
         let weight: u128 = reported.iter().map(|r| r.2).sum();
         let peak: u64 = reported.iter().map(|r| r.3).max().unwrap_or(0);
         // Every worker reads the same reports, so all stop together.
+        if peak == FAILED {
+            return Err(failure.unwrap_or(Stop::Peer));
+        }
         if peak > budget {
             return Err(Stop::Memory(round, peak, budget));
         }
@@ -401,7 +437,10 @@ fn layers(
         *summary.histogram.entry(round).or_default() += weight;
         let set = received.borrow_mut().remove(&round).unwrap_or_default();
         let next = match &mut spill {
-            Some(spill) => spill.finish(round, set).map_err(spill_error)?,
+            Some(spill) => spill.finish(round, set).unwrap_or_else(|e| {
+                failure.get_or_insert(spill_error(e));
+                Held::Memory(Vec::new())
+            }),
             None => {
                 built = set.len() as u64 * (8 + SET_BYTES);
                 let mut v: Vec<u64> = set.into_iter().collect();

@@ -497,6 +497,52 @@ fn a_distributed_listing_writes_one_file_per_worker_with_every_state_once() {
 }
 
 #[test]
+fn a_worker_that_cannot_write_stops_every_process_with_a_clear_error() {
+    // The file of worker 1 is taken by a directory: process 1 cannot create it.
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("listing-blocked");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("states-1.txt")).unwrap();
+    let dir_arg = dir.display().to_string();
+    let outs = cluster(
+        "blocked",
+        2,
+        &[
+            "states",
+            "triangle15",
+            "--from",
+            "start",
+            "--reachable",
+            "--output-dir",
+            &dir_arg,
+        ],
+    );
+    let errors: Vec<String> = outs
+        .iter()
+        .map(|o| {
+            assert_eq!(o.status.code(), Some(2));
+            assert!(o.stdout.is_empty());
+            String::from_utf8_lossy(&o.stderr).into_owned()
+        })
+        .collect();
+    assert!(
+        errors[0].starts_with(
+            "pegflip: error: the dataflow stopped: a worker of another process could not write"
+        ),
+        "{}",
+        errors[0]
+    );
+    assert!(
+        errors[1].starts_with("pegflip: error: cannot write ")
+            && errors[1].contains("states-1.txt"),
+        "{}",
+        errors[1]
+    );
+    for e in &errors {
+        assert_eq!(e.lines().count(), 1, "{e}");
+    }
+}
+
+#[test]
 fn progress_states_the_estimate_then_each_layer_by_worker() {
     let out = pegflip(
         &[
