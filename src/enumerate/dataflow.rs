@@ -25,7 +25,6 @@ use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use rustc_hash::FxHashSet;
 use timely::communication::Hooks;
 use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
 use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
@@ -35,7 +34,7 @@ use timely::dataflow::{InputHandleVec, ProbeHandle};
 use timely::progress::Stamp;
 
 use super::bitboard::{Engine, PARTS, part_of};
-use super::spill::{Held, Spill};
+use super::spill::{Building, Held, Spill};
 use super::{Cluster, DATAFLOW_CHUNK, Event, Listing, Observer, Request, Summary};
 use crate::bits::Bits;
 use crate::error::{Error, Result};
@@ -43,8 +42,9 @@ use crate::limits::Limits;
 use crate::plan::Output;
 use crate::program::Program;
 
-/// Bytes a received position takes in a worker's set (with the set's slack).
-const SET_BYTES: u64 = 24;
+/// Bytes a position of the layer being built takes beyond its own 8: the
+/// arrivals not yet merged, and the merge's copy ([`Building`]).
+const BUILD_BYTES: u64 = 16;
 
 /// What one worker reports for one layer: its index, its positions, the
 /// positions they stand for, and the bytes it held.
@@ -239,7 +239,7 @@ fn estimate(program: &Program, start: u64, order: usize, workers: usize) -> (u64
             .fold(0f64, f64::max);
         (most / share).ceil() as u64
     };
-    let set = (8 + SET_BYTES) as f64;
+    let set = (8 + BUILD_BYTES) as f64;
     (
         peak(&LayerEstimate::estimate, 8.0, set),
         peak(&LayerEstimate::high, 8.0, set),
@@ -308,7 +308,8 @@ fn layers(
     let mut reports: InputHandleVec<u32, Report> = InputHandleVec::new();
     // What arrives, by round: a fast worker's next round may arrive before
     // this worker has taken the current one.
-    let received: Rc<RefCell<BTreeMap<u32, FxHashSet<u64>>>> = Rc::default();
+    let received: Rc<RefCell<BTreeMap<u32, Vec<u64>>>> = Rc::default();
+    let mut building = Building::default();
     let totals: Rc<RefCell<BTreeMap<u32, Vec<Report>>>> = Rc::default();
     let probe = ProbeHandle::new();
     worker.dataflow::<u32, _, _>(|scope| {
@@ -330,7 +331,7 @@ fn layers(
         Vec::new()
     });
     let mut spill = shared.spill.as_ref().map(|dir| {
-        let threshold = budget / (2 * (8 + SET_BYTES));
+        let threshold = budget / (2 * (8 + BUILD_BYTES));
         Spill::new(dir, me, usize::try_from(threshold).unwrap_or(usize::MAX))
     });
     let spill_error = |e: std::io::Error| Stop::Io(shared.spill.clone().unwrap_or_default(), e);
@@ -340,7 +341,7 @@ fn layers(
         ..Summary::default()
     };
     let mut parts: Vec<Vec<u64>> = vec![Vec::new(); PARTS];
-    // The bytes the last layer took to build, as a set.
+    // The bytes the last layer took to build.
     let mut built = 0u64;
     let mut depth: u32 = 0;
     loop {
@@ -385,10 +386,9 @@ fn layers(
                     children.send_batch(part);
                 }
                 worker.step();
+                building.absorb(&mut received.borrow_mut(), None);
                 if let Some(spill) = &mut spill {
-                    spill
-                        .spill_full(&mut received.borrow_mut())
-                        .map_err(spill_error)?;
+                    spill.spill_full(&mut building).map_err(spill_error)?;
                 }
                 Ok(())
             });
@@ -401,8 +401,9 @@ fn layers(
         reports.advance_to(depth);
         while probe.less_than(children.time()) {
             worker.step();
+            building.absorb(&mut received.borrow_mut(), None);
             if let (Some(spill), None) = (&mut spill, &failure)
-                && let Err(e) = spill.spill_full(&mut received.borrow_mut())
+                && let Err(e) = spill.spill_full(&mut building)
             {
                 failure = Some(spill_error(e));
             }
@@ -435,17 +436,16 @@ fn layers(
         }
         summary.count.add(weight);
         *summary.histogram.entry(round).or_default() += weight;
-        let set = received.borrow_mut().remove(&round).unwrap_or_default();
+        building.absorb(&mut received.borrow_mut(), Some(round));
+        let list = building.take(round);
         let next = match &mut spill {
-            Some(spill) => spill.finish(round, set).unwrap_or_else(|e| {
+            Some(spill) => spill.finish(round, list).unwrap_or_else(|e| {
                 failure.get_or_insert(spill_error(e));
                 Held::Memory(Vec::new())
             }),
             None => {
-                built = set.len() as u64 * (8 + SET_BYTES);
-                let mut v: Vec<u64> = set.into_iter().collect();
-                v.sort_unstable();
-                Held::Memory(v)
+                built = list.len() as u64 * (8 + BUILD_BYTES);
+                Held::Memory(list)
             }
         };
         std::mem::replace(&mut layer, next).discard();
