@@ -5,7 +5,8 @@
 //!   ([`super::bitboard`]), canonical up to the symmetries that fix the start;
 //! - the children are exchanged to their owners: a position belongs to the
 //!   worker its partition (a hash of the position) is routed to;
-//! - each worker deduplicates what it receives into its part of the next layer;
+//! - each worker sorts what it receives and merges it, without repeats, into
+//!   its part of the next layer (`spill.rs`, on disk with a spill directory);
 //! - its counts for the layer (positions, and positions weighted by orbit
 //!   size) are broadcast, so every worker knows the totals, when the layers
 //!   end, and whether any worker passed its memory budget.
@@ -221,7 +222,7 @@ pub fn count(
 /// The estimated peak bytes of one of `workers` workers, the same at the
 /// sample's 95% bound, and the disk it would spill to at its peak. In
 /// memory it holds the largest layer as a list while it builds the next as
-/// a set; on disk, a layer's file while it writes the next one's runs and
+/// a sorted list built by merging; on disk, a layer's file while it writes the next one's runs and
 /// merges them (a run may repeat what another holds: counted twice).
 /// Layers are counted in positions; held up to `order` symmetries, a worker
 /// holds about one in `order` of them. Without a sample (a board past 64
@@ -239,10 +240,10 @@ fn estimate(program: &Program, start: u64, order: usize, workers: usize) -> (u64
             .fold(0f64, f64::max);
         (most / share).ceil() as u64
     };
-    let set = (8 + BUILD_BYTES) as f64;
+    let building = (8 + BUILD_BYTES) as f64;
     (
-        peak(&LayerEstimate::estimate, 8.0, set),
-        peak(&LayerEstimate::high, 8.0, set),
+        peak(&LayerEstimate::estimate, 8.0, building),
+        peak(&LayerEstimate::high, 8.0, building),
         peak(&LayerEstimate::estimate, 8.0, 3.0 * 8.0),
     )
 }

@@ -174,13 +174,13 @@ fn union(a: Vec<u64>, b: Vec<u64>) -> Vec<u64> {
 pub(super) struct Spill {
     dir: PathBuf,
     worker: usize,
-    /// Positions a set may hold before it is written out as a run.
+    /// Positions a round's list may hold before it is written out as a run.
     pub(super) threshold: usize,
     runs: BTreeMap<u32, Vec<PathBuf>>,
 }
 
 impl Spill {
-    /// The spill of worker `worker` in `dir`, spilling sets of `threshold` positions.
+    /// The spill of worker `worker` in `dir`, spilling lists of `threshold` positions.
     pub(super) fn new(dir: &Path, worker: usize, threshold: usize) -> Spill {
         Spill {
             dir: dir.to_path_buf(),

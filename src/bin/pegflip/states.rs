@@ -53,18 +53,20 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["count", "histogram", "workers", "processes"])]
     estimate: bool,
     /// The most positions drawn per layer by --estimate (a layer stops
-    /// sooner at 50 reached or 200 unsettled).
-    #[arg(long, value_name = "N", default_value_t = 2000, requires = "estimate")]
+    /// sooner at 50 reached or 200 unsettled); from 1 to 10,000,000.
+    #[arg(long, value_name = "N", default_value_t = 2000, requires = "estimate",
+        value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     samples: u32,
     /// The positions one --estimate test may visit before it gives up (it
-    /// then counts as unsettled: reached, for the upper bound).
+    /// then counts as unsettled: reached, for the upper bound); from 1 to 100,000,000.
     #[arg(
         long,
         value_name = "N",
         default_value_t = 20_000,
-        requires = "estimate"
+        requires = "estimate",
+        value_parser = clap::value_parser!(u64).range(1..=100_000_000)
     )]
-    test_budget: usize,
+    test_budget: u64,
     /// Print the plan (engine, estimated memory and work) to stderr first.
     #[arg(long)]
     explain: bool,
@@ -392,7 +394,7 @@ fn estimate(args: &Args, program: &pegflip::Program, from: Option<&Bits>) -> any
         .and_then(|s| {
             let sampling = pegflip::enumerate::sample::Sampling {
                 draws: args.samples.max(1),
-                budget: args.test_budget,
+                budget: usize::try_from(args.test_budget).unwrap_or(usize::MAX),
                 enough_reached: 50,
                 enough_unsettled: 200,
             };
