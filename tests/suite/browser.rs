@@ -99,14 +99,23 @@ impl Page {
         }
     }
 
+    /// Clicks the element; found again when the page redrew it between the
+    /// find and the click (a stale element), up to five times.
     async fn click(&self, selector: &str) {
-        self.client
-            .find(Locator::Css(selector))
-            .await
-            .unwrap_or_else(|e| panic!("{selector}: {e}"))
-            .click()
-            .await
-            .unwrap_or_else(|e| panic!("click {selector}: {e}"));
+        for attempt in 1..=5 {
+            let element = self
+                .client
+                .find(Locator::Css(selector))
+                .await
+                .unwrap_or_else(|e| panic!("{selector}: {e}"));
+            match element.click().await {
+                Ok(()) => return,
+                Err(e) if attempt < 5 && e.to_string().contains("stale element") => {
+                    tokio::time::sleep(Duration::from_millis(40)).await;
+                }
+                Err(e) => panic!("click {selector}: {e}"),
+            }
+        }
     }
 
     async fn text(&self, selector: &str) -> String {
