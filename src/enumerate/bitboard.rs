@@ -513,14 +513,15 @@ impl Layer {
 /// An insert-only set of words, by open addressing, that keeps its keys in
 /// insertion order beside the table. `u64::MAX` (never a grid word of 63
 /// bits) marks an empty slot.
-struct Set {
+pub(super) struct Set {
     table: Vec<u64>,
     keys: Vec<u64>,
     shift: u32,
 }
 
 impl Set {
-    fn with_capacity(keys: usize) -> Set {
+    /// A set sized for about `keys` keys.
+    pub(super) fn with_capacity(keys: usize) -> Set {
         let slots = (keys * 2).next_power_of_two().max(64);
         Set {
             table: vec![u64::MAX; slots],
@@ -536,8 +537,9 @@ impl Set {
             as usize
     }
 
+    /// Adds `word` unless it is there.
     #[inline]
-    fn insert(&mut self, word: u64) {
+    pub(super) fn insert(&mut self, word: u64) {
         let mask = self.table.len() - 1;
         let mut at = self.slot(word);
         loop {
@@ -571,8 +573,21 @@ impl Set {
         }
     }
 
-    fn bytes(&self) -> u64 {
+    /// The bytes it takes.
+    pub(super) fn bytes(&self) -> u64 {
         (self.table.len() + self.keys.capacity()) as u64 * 8
+    }
+
+    /// How many keys it holds.
+    pub(super) fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Its keys, sorted; the table is dropped.
+    pub(super) fn into_sorted(self) -> Vec<u64> {
+        let mut keys = self.keys;
+        keys.sort_unstable();
+        keys
     }
 }
 

@@ -5,8 +5,9 @@
 //!   ([`super::bitboard`]), canonical up to the symmetries that fix the start;
 //! - the children are exchanged to their owners: a position belongs to the
 //!   worker its partition (a hash of the position) is routed to;
-//! - each worker sorts what it receives and merges it, without repeats, into
-//!   its part of the next layer (`spill.rs`, on disk with a spill directory);
+//! - each worker inserts what it receives into one hash set per partition it
+//!   owns, its part of the next layer (`spill.rs`, on disk with a spill
+//!   directory);
 //! - its counts for the layer (positions, and positions weighted by orbit
 //!   size) are broadcast, so every worker knows the totals, when the layers
 //!   end, and whether any worker passed its memory budget.
@@ -43,9 +44,10 @@ use crate::limits::Limits;
 use crate::plan::Output;
 use crate::program::Program;
 
-/// Bytes a position of the layer being built takes beyond its own 8: the
-/// arrivals not yet merged, and the merge's copy ([`Building`]).
-const BUILD_BYTES: u64 = 16;
+/// Bytes a position of the layer being built takes beyond its own 8: its
+/// hash set's slots (1.3 to 2.7 a position at 8 bytes each) and the slack
+/// of the keys' vector ([`Building`]).
+const BUILD_BYTES: u64 = 24;
 
 /// What one worker reports for one layer: its index, its positions, the
 /// positions they stand for, and the bytes it held.
@@ -221,9 +223,9 @@ pub fn count(
 
 /// The estimated peak bytes of one of `workers` workers, the same at the
 /// sample's 95% bound, and the disk it would spill to at its peak. In
-/// memory it holds the largest layer as a list while it builds the next as
-/// a sorted list built by merging; on disk, a layer's file while it writes the next one's runs and
-/// merges them (a run may repeat what another holds: counted twice).
+/// memory it holds the largest layer as lists while it builds the next in
+/// hash sets; on disk, a layer's file while it writes the next one's runs
+/// and merges them (a run may repeat what another holds: counted twice).
 /// Layers are counted in positions; held up to `order` symmetries, a worker
 /// holds about one in `order` of them. Without a sample (a board past 64
 /// cells), nothing is estimated.
@@ -310,7 +312,8 @@ fn layers(
     // What arrives, by round: a fast worker's next round may arrive before
     // this worker has taken the current one.
     let received: Rc<RefCell<BTreeMap<u32, Vec<u64>>>> = Rc::default();
-    let mut building = Building::default();
+    // The arrivals buffered before they are inserted take at most an eighth of the share.
+    let mut building = Building::new(peers, budget / 8);
     let totals: Rc<RefCell<BTreeMap<u32, Vec<Report>>>> = Rc::default();
     let probe = ProbeHandle::new();
     worker.dataflow::<u32, _, _>(|scope| {
@@ -327,7 +330,7 @@ fn layers(
     });
     let owns = |w: u64| part_of(w) % peers == me;
     let mut layer = Held::Memory(if owns(source) {
-        vec![source]
+        vec![vec![source]]
     } else {
         Vec::new()
     });
@@ -342,7 +345,7 @@ fn layers(
         ..Summary::default()
     };
     let mut parts: Vec<Vec<u64>> = vec![Vec::new(); PARTS];
-    // The bytes the last layer took to build.
+    // The bytes held at the end of the last round: its layer and the sets of the next.
     let mut built = 0u64;
     let mut depth: u32 = 0;
     loop {
@@ -350,7 +353,7 @@ fn layers(
         // so that every worker sees it at the end of the round and all stop together.
         let mut held = built.max(layer.memory());
         if held > budget || failure.is_some() {
-            std::mem::replace(&mut layer, Held::Memory(Vec::new())).discard();
+            std::mem::replace(&mut layer, Held::empty()).discard();
         }
         let mut weighted: u128 = 0;
         let pass = layer.chunks(DATAFLOW_CHUNK, io, |chunk| {
@@ -379,6 +382,12 @@ fn layers(
             held = FAILED;
         }
         reports.send((me as u64, layer.len(), weighted, held));
+        // Sets are first sized for a layer like this one, or for what a spill lets them hold.
+        building.expect(
+            layer
+                .len()
+                .min(spill.as_ref().map_or(u64::MAX, |s| s.threshold as u64)),
+        );
         if failure.is_none() {
             let pass = layer.chunks(DATAFLOW_CHUNK, io, |chunk| {
                 parts.iter_mut().for_each(Vec::clear);
@@ -438,16 +447,14 @@ fn layers(
         summary.count.add(weight);
         *summary.histogram.entry(round).or_default() += weight;
         building.absorb(&mut received.borrow_mut(), Some(round));
-        let list = building.take(round);
+        built = building.bytes() + layer.memory();
+        let parts = building.take(round);
         let next = match &mut spill {
-            Some(spill) => spill.finish(round, list).unwrap_or_else(|e| {
+            Some(spill) => spill.finish(round, parts).unwrap_or_else(|e| {
                 failure.get_or_insert(spill_error(e));
-                Held::Memory(Vec::new())
+                Held::empty()
             }),
-            None => {
-                built = list.len() as u64 * (8 + BUILD_BYTES);
-                Held::Memory(list)
-            }
+            None => Held::Memory(parts),
         };
         std::mem::replace(&mut layer, next).discard();
     }
