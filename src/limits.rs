@@ -149,6 +149,14 @@ pub fn default_max_memory() -> u64 {
     total.map_or(8 << 30, |t| t / 10 * 6)
 }
 
+/// The memory this process holds (its resident set), where the system tells it.
+pub fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
 /// Reads a size or count: digits with an optional K, M or G (powers of 1024),
 /// or `2^N`. `Err` says what was expected.
 pub fn parse_amount(text: &str) -> Result<u64, String> {

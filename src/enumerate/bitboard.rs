@@ -579,6 +579,7 @@ impl Set {
     }
 
     /// How many keys it holds.
+    #[cfg(test)]
     pub(super) fn len(&self) -> usize {
         self.keys.len()
     }

@@ -49,6 +49,9 @@ use crate::program::Program;
 /// of the keys' vector ([`Building`]).
 const BUILD_BYTES: u64 = 24;
 
+/// With a spill, a worker keeps its layer and its sets to this fraction of its share.
+const SPILL_SHARE: u64 = 4;
+
 /// What one worker reports for one layer: its index, its positions, the
 /// positions they stand for, and the bytes it held.
 type Report = (u64, u64, u128, u64);
@@ -89,7 +92,11 @@ pub fn count(
     // Each worker's share of the process's memory.
     let budget = limits.max_memory / cluster.threads.max(1) as u64;
     let estimate = estimate(program, start, order, cluster.workers());
-    // With a spill, a worker holds at most its threshold in memory and the rest on disk.
+    // What a worker holds besides its layers: the successors of one chunk of
+    // parents in flight, on both sides of the exchange.
+    let flight =
+        u64::try_from(super::dataflow_round_bytes(1, program.moves().len())).unwrap_or(u64::MAX);
+    // With a spill, a worker holds at most a quarter of its share in memory and the rest on disk.
     let disk = match &request.spill {
         None => None,
         Some(dir) => {
@@ -100,14 +107,16 @@ pub fn count(
             Some((estimate.2, free))
         }
     };
+    let held = if disk.is_some() {
+        estimate.0.min(budget / SPILL_SHARE)
+    } else {
+        estimate.0
+    }
+    .saturating_add(flight);
     if let Some(observer) = &request.observer {
         (observer.0)(&Event::Estimate {
-            bytes: if disk.is_some() {
-                estimate.0.min(budget)
-            } else {
-                estimate.0
-            },
-            high: estimate.1,
+            bytes: held,
+            high: estimate.1.saturating_add(flight),
             budget,
             disk,
         });
@@ -129,7 +138,8 @@ pub fn count(
                 crate::limits::human_bytes(u128::from(free)),
             )));
         }
-    } else if estimate.0 > budget {
+    }
+    if held > budget {
         return Err(Error::Limit {
             what: format!(
                 "the memory one worker is estimated to need at its peak (from at most {} \
@@ -138,7 +148,7 @@ pub fn count(
                 cluster.threads
             ),
             name: "max-memory",
-            value: u128::from(estimate.0),
+            value: u128::from(held),
             limit: u128::from(budget),
             hint: "raise --max-memory, add processes, or give --spill-dir".into(),
         });
@@ -191,14 +201,19 @@ pub fn count(
             Ok(Err(Stop::Memory(depth, bytes, budget))) => {
                 return Err(Error::Limit {
                     what: format!(
-                        "the memory one worker needs for layer {depth} (its share of max-memory \
-                         over {} threads)",
+                        "the memory one worker needs for layer {depth} (its share of the \
+                         process's max-memory over {} threads, the process as the system \
+                         counts it)",
                         cluster.threads
                     ),
                     name: "max-memory",
                     value: u128::from(bytes),
                     limit: u128::from(budget),
-                    hint: "raise --max-memory, or add processes".into(),
+                    hint: if request.spill.is_some() {
+                        "raise --max-memory, or add processes".into()
+                    } else {
+                        "raise --max-memory, add processes, or give --spill-dir".into()
+                    },
                 });
             }
             Ok(Err(Stop::Io(path, source))) => {
@@ -213,8 +228,8 @@ pub fn count(
     }
     if peer {
         return Err(Error::Usage(
-            "the dataflow stopped: a worker of another process could not write or read a file; \
-             that process says which"
+            "the dataflow stopped: a worker of another process could not go on (it could not \
+             write or read a file, or its process passed max-memory); that process says which"
                 .into(),
         ));
     }
@@ -268,7 +283,7 @@ enum Stop {
     Memory(u32, u64, u64),
     /// Its listing file or its spill could not be written or read.
     Io(std::path::PathBuf, std::io::Error),
-    /// Another worker failed, and said why in its own process.
+    /// A worker of another process failed, and said why in its own process.
     Peer,
     /// A worker panicked (its message is kept aside).
     Failed,
@@ -309,18 +324,25 @@ fn layers(
     };
     let mut children: InputHandleVec<u32, u64> = InputHandleVec::new();
     let mut reports: InputHandleVec<u32, Report> = InputHandleVec::new();
-    // What arrives, by round: a fast worker's next round may arrive before
-    // this worker has taken the current one.
-    let received: Rc<RefCell<BTreeMap<u32, Vec<u64>>>> = Rc::default();
-    // The arrivals buffered before they are inserted take at most an eighth of the share.
-    let mut building = Building::new(peers, budget / 8);
+    // What arrives goes into the next layer as it arrives, by round: a fast
+    // worker's next round may arrive before this worker has taken the current
+    // one. Its buffers take at most a sixteenth of the share.
+    let building = Rc::new(RefCell::new(Building::new(peers, budget / 16)));
     let totals: Rc<RefCell<BTreeMap<u32, Vec<Report>>>> = Rc::default();
     let probe = ProbeHandle::new();
     worker.dataflow::<u32, _, _>(|scope| {
         scope
             .input_from(&mut children)
             .exchange(|w: &u64| part_of(*w) as u64)
-            .inspect_core(by_round(received.clone()))
+            .inspect_core({
+                let building = building.clone();
+                move |event: Inspected<'_, '_, '_, u64>| {
+                    if let Ok((stamp, data)) = event {
+                        let round = stamp.least().copied().unwrap_or_default();
+                        building.borrow_mut().receive(round, data);
+                    }
+                }
+            })
             .probe_with(&probe);
         scope
             .input_from(&mut reports)
@@ -334,10 +356,12 @@ fn layers(
     } else {
         Vec::new()
     });
-    let mut spill = shared.spill.as_ref().map(|dir| {
-        let threshold = budget / (2 * (8 + BUILD_BYTES));
-        Spill::new(dir, me, usize::try_from(threshold).unwrap_or(usize::MAX))
-    });
+    // A spill keeps what this worker counts (its layer and sets) to a quarter of its
+    // share: the rest is for what it does not count, the messages in flight to it above all.
+    let mut spill = shared
+        .spill
+        .as_ref()
+        .map(|dir| Spill::new(dir, me, budget / SPILL_SHARE));
     let spill_error = |e: std::io::Error| Stop::Io(shared.spill.clone().unwrap_or_default(), e);
     let io = |path: &std::path::Path, e| Stop::Io(path.to_path_buf(), e);
     let mut summary = Summary {
@@ -352,6 +376,9 @@ fn layers(
         // A worker past its share, or failed, reports so and expands nothing,
         // so that every worker sees it at the end of the round and all stop together.
         let mut held = built.max(layer.memory());
+        if let Some(Stop::Memory(_, bytes, _)) = &failure {
+            held = held.max(*bytes);
+        }
         if held > budget || failure.is_some() {
             std::mem::replace(&mut layer, Held::empty()).discard();
         }
@@ -378,17 +405,23 @@ fn layers(
         if let Err(stop) = pass {
             failure.get_or_insert(stop);
         }
-        if failure.is_some() {
+        if failure
+            .as_ref()
+            .is_some_and(|f| !matches!(f, Stop::Memory(..)))
+        {
             held = FAILED;
         }
         reports.send((me as u64, layer.len(), weighted, held));
         // Sets are first sized for a layer like this one, or for what a spill lets them hold.
-        building.expect(
-            layer
-                .len()
-                .min(spill.as_ref().map_or(u64::MAX, |s| s.threshold as u64)),
+        building.borrow_mut().expect(
+            layer.len().min(
+                spill
+                    .as_ref()
+                    .map_or(u64::MAX, |s| s.bytes / (8 + BUILD_BYTES)),
+            ),
         );
         if failure.is_none() {
+            let layer_bytes = layer.memory();
             let pass = layer.chunks(DATAFLOW_CHUNK, io, |chunk| {
                 parts.iter_mut().for_each(Vec::clear);
                 engine.expand(chunk, &mut parts);
@@ -396,9 +429,15 @@ fn layers(
                     children.send_batch(part);
                 }
                 worker.step();
-                building.absorb(&mut received.borrow_mut(), None);
-                if let Some(spill) = &mut spill {
-                    spill.spill_full(&mut building).map_err(spill_error)?;
+                if building.borrow_mut().inserted() {
+                    if let Some(spill) = &mut spill {
+                        spill
+                            .spill_full(&mut building.borrow_mut(), layer_bytes)
+                            .map_err(spill_error)?;
+                    }
+                    if let Some(share) = past_memory(budget, shared.threads) {
+                        return Err(Stop::Memory(depth, share, budget));
+                    }
                 }
                 Ok(())
             });
@@ -411,11 +450,15 @@ fn layers(
         reports.advance_to(depth);
         while probe.less_than(children.time()) {
             worker.step();
-            building.absorb(&mut received.borrow_mut(), None);
-            if let (Some(spill), None) = (&mut spill, &failure)
-                && let Err(e) = spill.spill_full(&mut building)
-            {
-                failure = Some(spill_error(e));
+            if building.borrow_mut().inserted() && failure.is_none() {
+                if let Some(spill) = &mut spill
+                    && let Err(e) = spill.spill_full(&mut building.borrow_mut(), layer.memory())
+                {
+                    failure = Some(spill_error(e));
+                }
+                if let Some(share) = past_memory(budget, shared.threads) {
+                    failure.get_or_insert(Stop::Memory(depth, share, budget));
+                }
             }
         }
         let round = depth - 1;
@@ -446,9 +489,11 @@ fn layers(
         }
         summary.count.add(weight);
         *summary.histogram.entry(round).or_default() += weight;
-        building.absorb(&mut received.borrow_mut(), Some(round));
-        built = building.bytes() + layer.memory();
-        let parts = building.take(round);
+        let parts = {
+            let mut building = building.borrow_mut();
+            built = building.bytes() + layer.memory();
+            building.take(round)
+        };
         let next = match &mut spill {
             Some(spill) => spill.finish(round, parts).unwrap_or_else(|e| {
                 failure.get_or_insert(spill_error(e));
@@ -462,6 +507,15 @@ fn layers(
         out.flush().map_err(|e| Stop::Io(path.clone(), e))?;
     }
     Ok(summary)
+}
+
+/// A worker's share of its process's resident memory when the process holds
+/// more than `threads` shares of `budget` (the process as the system counts
+/// it, buffers and all); `None` while it fits, or where it cannot be read.
+fn past_memory(budget: u64, threads: usize) -> Option<u64> {
+    let threads = threads.max(1) as u64;
+    let resident = crate::limits::resident_bytes()?;
+    (resident > budget.saturating_mul(threads)).then_some(resident / threads)
 }
 
 /// What `inspect_core` sees: a batch of records under its stamp, or a new frontier.
@@ -589,9 +643,25 @@ fn connect(addresses: &[String], me: usize) -> Result<Vec<Option<TcpStream>>> {
     Ok(sockets)
 }
 
+/// Whether a panic's message is one of timely's when a connection to
+/// another process is lost: its network threads' I/O errors, and the
+/// poisoned queues and joins that follow them in the other threads.
+pub fn is_lost_connection(panic: &str) -> bool {
+    [
+        "timely communication error",
+        "MergeQueue",
+        "Failed to acquire lock",
+        "Clean shutdown followed by data",
+        "Send thread panic",
+        "Recv thread panic",
+    ]
+    .iter()
+    .any(|marker| panic.contains(marker))
+}
+
 /// A worker's failure in words: a lost connection says which side went away.
 fn lost_peer(panic: &str) -> String {
-    if panic.contains("timely communication error") || panic.contains("MergeQueue poisoned") {
+    if is_lost_connection(panic) {
         format!(
             "the connection to another process was lost, so the layers cannot be completed \
              (timely reported: {panic})"

@@ -136,7 +136,7 @@ impl std::fmt::Debug for Observer {
 }
 
 /// How a dataflow run lists its states: every worker writes the states it
-/// owns, layer by layer and sorted within a layer, to its own file
+/// owns, layer by layer (within a layer, partition by partition), to its own file
 /// [`Listing::file`] in `dir`, through `write` (a state and its depth).
 #[derive(Clone)]
 pub struct Listing {

@@ -3,13 +3,14 @@
 //! A position belongs to the worker that owns its partition
 //! ([`part_of`]). What a worker receives in a round is buffered; a full
 //! buffer is scattered by partition and each partition's share inserted
-//! into that partition's hash set ([`Building::absorb`]), so that the
+//! into that partition's hash set ([`Building::receive`]), so that the
 //! inserts of a pass stay in one set small enough for the cache. At the end
 //! of the round each set's keys, sorted, are the worker's part of the next
 //! layer, partition by partition ([`Held`]).
 //!
-//! With a spill directory, a round whose sets reach [`Spill::threshold`]
-//! positions is written out as a run in that order; at the end of the round
+//! With a spill directory, once the sets and the layer being expanded take
+//! [`Spill::bytes`], the sets are written out as a run in that order (and
+//! emptied); at the end of the round
 //! the runs (and what is left in memory) are merged, each position once,
 //! into a file of little-endian words that the next round reads back a
 //! chunk at a time. A round that never spilled stays in memory.
@@ -105,7 +106,7 @@ impl Held {
 const FLUSH: usize = 1 << 23;
 
 /// The layers a worker is building, by round: one hash set per partition
-/// it owns.
+/// it owns, and the arrivals not inserted yet.
 pub(super) struct Building {
     /// The workers: a worker owns the partitions `p` with `p % peers` its
     /// index, and keeps partition `p` at `p / peers`.
@@ -115,21 +116,28 @@ pub(super) struct Building {
     /// The positions a set is first sized for.
     guess: usize,
     kept: BTreeMap<u32, Vec<Set>>,
+    /// Arrivals not inserted yet, by round.
+    pending: BTreeMap<u32, Vec<u64>>,
     /// Arrivals scattered by partition, reused from pass to pass.
     scattered: Vec<Vec<u64>>,
+    /// Whether anything was inserted since [`Building::inserted`] was last asked.
+    fresh: bool,
 }
 
 impl Building {
-    /// The building of one of `peers` workers whose buffer of arrivals may
-    /// take `bytes` (at most [`FLUSH`] positions).
+    /// The building of one of `peers` workers whose buffers of arrivals may
+    /// take about `bytes` (at most [`FLUSH`] positions).
     pub(super) fn new(peers: usize, bytes: u64) -> Building {
         let peers = peers.max(1);
         Building {
             peers,
-            flush: usize::try_from(bytes / 8).map_or(FLUSH, |n| n.clamp(1, FLUSH)),
+            // The pending arrivals and their scattered copy: 16 bytes a position.
+            flush: usize::try_from(bytes / 16).map_or(FLUSH, |n| n.clamp(1, FLUSH)),
             guess: 0,
             kept: BTreeMap::new(),
+            pending: BTreeMap::new(),
             scattered: vec![Vec::new(); PARTS.div_ceil(peers)],
+            fresh: false,
         }
     }
 
@@ -140,58 +148,81 @@ impl Building {
         self.guess = usize::try_from(positions / sets).unwrap_or(usize::MAX);
     }
 
-    /// Inserts the arrivals of `received` for each round that has buffered
-    /// enough of them (all of them for `round`, when given).
-    pub(super) fn absorb(&mut self, received: &mut BTreeMap<u32, Vec<u64>>, all: Option<u32>) {
-        let ready: Vec<u32> = received
-            .iter()
-            .filter(|&(r, fresh)| Some(*r) == all || fresh.len() >= self.flush)
-            .map(|(&r, _)| r)
-            .collect();
-        for round in ready {
-            let fresh = received.remove(&round).unwrap_or_default();
-            for &w in &fresh {
-                self.scattered[part_of(w) / self.peers].push(w);
-            }
-            let (guess, count) = (self.guess, self.scattered.len());
-            let sets = self
-                .kept
-                .entry(round)
-                .or_insert_with(|| (0..count).map(|_| Set::with_capacity(guess)).collect());
-            for (set, part) in sets.iter_mut().zip(&mut self.scattered) {
-                for &w in part.iter() {
-                    set.insert(w);
-                }
-                part.clear();
-            }
+    /// Takes `arrivals` for `round`: buffered, and inserted once the buffer is full.
+    pub(super) fn receive(&mut self, round: u32, arrivals: &[u64]) {
+        let pending = self.pending.entry(round).or_default();
+        pending.extend_from_slice(arrivals);
+        if pending.len() >= self.flush {
+            self.insert(round);
         }
     }
 
+    /// Whether anything was inserted since the last call.
+    pub(super) fn inserted(&mut self) -> bool {
+        std::mem::take(&mut self.fresh)
+    }
+
+    /// Inserts the arrivals pending for `round`: scattered by partition, then
+    /// each partition's share into its set.
+    fn insert(&mut self, round: u32) {
+        let Some(pending) = self.pending.get_mut(&round) else {
+            return;
+        };
+        for &w in pending.iter() {
+            self.scattered[part_of(w) / self.peers].push(w);
+        }
+        pending.clear();
+        let (guess, count) = (self.guess, self.scattered.len());
+        let sets = self
+            .kept
+            .entry(round)
+            .or_insert_with(|| (0..count).map(|_| Set::with_capacity(guess)).collect());
+        for (set, part) in sets.iter_mut().zip(&mut self.scattered) {
+            for &w in part.iter() {
+                set.insert(w);
+            }
+            part.clear();
+        }
+        self.fresh = true;
+    }
+
     /// The positions kept for `round` so far.
+    #[cfg(test)]
     pub(super) fn len(&self, round: u32) -> usize {
         self.kept
             .get(&round)
             .map_or(0, |sets| sets.iter().map(Set::len).sum())
     }
 
-    /// The bytes the sets of every round take.
+    /// The bytes the sets of every round and the buffers of arrivals take.
     pub(super) fn bytes(&self) -> u64 {
-        self.kept.values().flatten().map(Set::bytes).sum()
+        let sets: u64 = self.kept.values().flatten().map(Set::bytes).sum();
+        let buffers: usize = self
+            .pending
+            .values()
+            .chain(&self.scattered)
+            .map(Vec::capacity)
+            .sum();
+        sets + buffers as u64 * 8
     }
 
-    /// Takes the positions of `round`, partition by partition, each sorted.
+    /// Takes the positions of `round` (its pending arrivals inserted first),
+    /// partition by partition, each sorted.
     pub(super) fn take(&mut self, round: u32) -> Vec<Vec<u64>> {
+        self.insert(round);
+        self.pending.remove(&round);
         let sets = self.kept.remove(&round).unwrap_or_default();
         sets.into_iter().map(Set::into_sorted).collect()
     }
 
-    /// The rounds holding at least `least` positions.
-    fn rounds_over(&self, least: usize) -> Vec<u32> {
-        self.kept
-            .keys()
-            .copied()
-            .filter(|&r| self.len(r) >= least)
-            .collect()
+    /// The rounds being built.
+    fn rounds(&self) -> Vec<u32> {
+        self.kept.keys().copied().collect()
+    }
+
+    /// The sets' bytes alone.
+    fn set_bytes(&self) -> u64 {
+        self.kept.values().flatten().map(Set::bytes).sum()
     }
 }
 
@@ -199,27 +230,40 @@ impl Building {
 pub(super) struct Spill {
     dir: PathBuf,
     worker: usize,
-    /// Positions a round's sets may hold before they are written out as a run.
-    pub(super) threshold: usize,
+    /// The bytes the layer being expanded and the sets may take before the
+    /// sets are written out as a run.
+    pub(super) bytes: u64,
     runs: BTreeMap<u32, Vec<PathBuf>>,
 }
 
 impl Spill {
-    /// The spill of worker `worker` in `dir`, spilling lists of `threshold` positions.
-    pub(super) fn new(dir: &Path, worker: usize, threshold: usize) -> Spill {
+    /// The spill of worker `worker` in `dir`, holding at most about `bytes` in memory.
+    pub(super) fn new(dir: &Path, worker: usize, bytes: u64) -> Spill {
         Spill {
             dir: dir.to_path_buf(),
             worker,
-            threshold: threshold.max(1),
+            bytes: bytes.max(1),
             runs: BTreeMap::new(),
         }
     }
 
-    /// Writes out, as a run, every round of `building` that has reached the threshold.
-    pub(super) fn spill_full(&mut self, building: &mut Building) -> std::io::Result<()> {
-        for round in building.rounds_over(self.threshold) {
+    /// Writes out the sets of every round of `building` as runs when they
+    /// and the `layer` bytes of the layer being expanded reach [`Spill::bytes`].
+    /// Sets under an eighth of it are kept: runs that small would be many.
+    pub(super) fn spill_full(
+        &mut self,
+        building: &mut Building,
+        layer: u64,
+    ) -> std::io::Result<()> {
+        let sets = building.set_bytes();
+        if sets.saturating_add(layer) < self.bytes || sets < self.bytes / 8 {
+            return Ok(());
+        }
+        for round in building.rounds() {
             let parts = building.take(round);
-            self.run(round, &parts)?;
+            if parts.iter().any(|p| !p.is_empty()) {
+                self.run(round, &parts)?;
+            }
         }
         Ok(())
     }
@@ -320,23 +364,21 @@ mod tests {
     fn arrivals_and_runs_merge_into_one_layer_without_repeats_in_rank_order() {
         let dir = std::env::temp_dir().join(format!("pegflip-spill-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let mut spill = Spill::new(&dir, 3, 4);
+        // A spill of one byte writes every round's sets out at each call.
+        let mut spill = Spill::new(&dir, 3, 1);
+        // Arrivals inserted four at a time.
         let mut building = Building::new(1, 64);
-        let mut received: BTreeMap<u32, Vec<u64>> = BTreeMap::new();
         let mut all = std::collections::BTreeSet::new();
         // Three waves of positions with repeats within and between them.
         for wave in 0..3u64 {
-            let fresh = received.entry(7).or_default();
             for k in 0..6 {
                 let w = (wave * 3 + k * 11) % 17;
-                fresh.push(w);
-                fresh.push(w);
+                building.receive(7, &[w, w]);
                 all.insert(w);
             }
-            building.absorb(&mut received, Some(7));
-            spill.spill_full(&mut building).unwrap();
+            assert!(building.inserted());
+            spill.spill_full(&mut building, 0).unwrap();
         }
-        building.absorb(&mut received, Some(7));
         let held = spill.finish(7, building.take(7)).unwrap();
         assert!(matches!(held, Held::Disk { .. }));
         let got = read(&held);
@@ -345,9 +387,9 @@ mod tests {
         assert_eq!(got, expected);
         assert_eq!(held.len(), got.len() as u64);
         held.discard();
-        // A round that never reached the threshold stays in memory.
-        received.insert(8, vec![5, 1, 3, 1]);
-        building.absorb(&mut received, Some(8));
+        // A round that never spilled stays in memory.
+        building.receive(8, &[5, 1, 3, 1]);
+        building.insert(8);
         assert_eq!(building.len(8), 3);
         let held = spill.finish(8, building.take(8)).unwrap();
         assert!(matches!(held, Held::Memory(_)));
@@ -366,11 +408,9 @@ mod tests {
             .collect();
         let mut building = Building::new(3, 1 << 20);
         building.expect(1000);
-        let mut received = BTreeMap::new();
-        let mut doubled = words.clone();
-        doubled.extend_from_slice(&words);
-        received.insert(0, doubled);
-        building.absorb(&mut received, Some(0));
+        building.receive(0, &words);
+        building.receive(0, &words);
+        building.insert(0);
         let mut expected = words;
         expected.sort_unstable_by_key(|&w| rank(w));
         expected.dedup();

@@ -372,10 +372,6 @@ fn what_the_dataflow_does_not_serve_is_refused_clearly() {
     assert_eq!(out.status.code(), Some(2));
 }
 
-/// The French board from the centre vacancy, up to symmetry, on 2 processes:
-/// 374,349,517 positions, layer by layer as the single-process engine counts
-/// them. About 2.5 minutes here: `cargo test --release --test suite
-/// dataflow::french -- --ignored`.
 /// The files in `dir`, in the order `cat DIR/states-*.txt` takes them, each with its lines.
 fn listed(dir: &std::path::Path) -> Vec<(String, Vec<String>)> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
@@ -526,7 +522,7 @@ fn a_worker_that_cannot_write_stops_every_process_with_a_clear_error() {
         .collect();
     assert!(
         errors[0].starts_with(
-            "pegflip: error: the dataflow stopped: a worker of another process could not write"
+            "pegflip: error: the dataflow stopped: a worker of another process could not go on"
         ),
         "{}",
         errors[0]
@@ -603,8 +599,8 @@ fn a_spilled_run_gives_the_same_layers_and_leaves_its_directory_empty() {
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("spill");
     let _ = std::fs::remove_dir_all(&dir);
     let dir_arg = dir.display().to_string();
-    // A 15 MiB share a worker: sets of a quarter of a million positions go to disk,
-    // where layers of up to 1.8 million positions a worker are merged.
+    // A 64 MiB share a worker: its layer and sets are kept to 16 MiB and the rest goes to
+    // disk, where layers of up to 1.8 million positions a worker are merged.
     let out = pegflip(
         &[
             &english[..],
@@ -614,7 +610,7 @@ fn a_spilled_run_gives_the_same_layers_and_leaves_its_directory_empty() {
                 "--spill-dir",
                 &dir_arg,
                 "--max-memory",
-                "30M",
+                "128M",
                 "--progress",
             ],
         ]
@@ -636,9 +632,9 @@ fn a_spilled_run_gives_the_same_layers_and_leaves_its_directory_empty() {
         0,
         "runs and layers removed"
     );
-    // Without the spill, the same share is refused before the start.
+    // Without the spill, half that share is refused before the start.
     let out = pegflip(
-        &[&english[..], &["--workers", "2", "--max-memory", "30M"]].concat(),
+        &[&english[..], &["--workers", "2", "--max-memory", "64M"]].concat(),
         b"",
     );
     assert_eq!(out.status.code(), Some(2));
@@ -698,6 +694,10 @@ fn the_sampled_estimate_brackets_the_english_layers() {
     assert!(settled_sum > total / 2.0 && settled_sum < total * 2.0);
 }
 
+/// The French board from the centre vacancy, up to symmetry, on 2 processes:
+/// 374,349,517 classes, layer by layer as the single-process engine counts
+/// them. About 2 minutes here: `cargo test --release --test suite
+/// dataflow::french -- --ignored` runs it with the other French counts.
 #[test]
 #[ignore]
 fn french_up_to_symmetry_on_two_processes() {
@@ -777,4 +777,147 @@ fn french_in_full_from_the_centre_on_two_processes() {
     assert_eq!(layers, FRENCH_CENTRE);
     assert_eq!(layers.iter().sum::<u64>(), 2_993_979_754);
     assert_eq!(stdout(&pegflip(&args, b"")), histogram);
+}
+
+/// The layers of a histogram printed by `states --histogram`.
+fn layers_of(histogram: &str) -> Vec<u64> {
+    histogram
+        .lines()
+        .map(|l| l.split(' ').nth(1).unwrap().parse::<u64>().unwrap())
+        .collect()
+}
+
+#[test]
+#[ignore]
+fn french_in_full_from_the_centre_without_orbits_on_two_processes() {
+    // Every position held, none weighted: the orbit weighting's 2,993,979,754 by another road.
+    // About 40 minutes here, with 10 GiB and a spill directory for each process.
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("french-explicit");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let dir_arg = dir.display().to_string();
+    let args = [
+        "states",
+        "french37",
+        "--from",
+        "start",
+        "--reachable",
+        "--histogram",
+        "--no-orbits",
+        "--max-memory",
+        "10G",
+        "--spill-dir",
+        &dir_arg,
+    ];
+    let outs = cluster("french-explicit", 2, &args);
+    let histogram = stdout(&outs[0]);
+    assert_eq!(stdout(&outs[1]), histogram);
+    assert_eq!(layers_of(&histogram), FRENCH_CENTRE);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+}
+
+/// The French board from d2, positions after 0, 1, ... 35 jumps: up to the
+/// mirror that fixes d2, and in full.
+const FRENCH_D2: [[u64; 36]; 2] = [
+    [
+        1, 2, 7, 31, 176, 891, 4340, 19782, 82820, 315494, 1081799, 3305478, 8940497, 21276743,
+        44339202, 80643501, 127785280, 176350563, 212314236, 223708020, 206954003, 168517007,
+        120977676, 76616594, 42756960, 20985212, 9025148, 3377508, 1091517, 301919, 70220, 13463,
+        2131, 259, 23, 3,
+    ],
+    [
+        1, 3, 12, 61, 347, 1768, 8645, 39477, 165426, 630538, 2162662, 6609159, 17877575, 42547680,
+        88668995, 161273164, 255551426, 352676758, 424599679, 447384729, 413876291, 337004173,
+        241929154, 153211874, 85497652, 41958995, 18042673, 6750362, 2180394, 602480, 139799,
+        26648, 4152, 484, 36, 4,
+    ],
+];
+
+/// The French board from d3, as [`FRENCH_D2`].
+const FRENCH_D3: [[u64; 36]; 2] = [
+    [
+        1, 3, 10, 47, 251, 1248, 5915, 26178, 106417, 394935, 1320808, 3936239, 10367468, 23961963,
+        48363474, 85085072, 130489036, 174784172, 205162486, 211831865, 192959346, 155376882,
+        110711524, 69800398, 38881550, 19086780, 8226236, 3091084, 1004958, 280194, 65918, 12810,
+        2053, 256, 23, 3,
+    ],
+    [
+        1, 4, 17, 92, 495, 2475, 11771, 52226, 212527, 789228, 2640323, 7870055, 20730606,
+        47916748, 96715832, 170154214, 260956703, 349541944, 410294786, 423631649, 385887175,
+        310724581, 221398196, 139580751, 77748102, 38162987, 16445627, 6178002, 2007607, 559163,
+        131269, 25378, 4012, 481, 36, 4,
+    ],
+];
+
+#[test]
+#[ignore]
+fn french_from_d2_and_d3_on_two_processes() {
+    // Up to symmetry on 2 processes of 10 GiB (8 to 12 minutes each here), and
+    // in full on one process, which needs --max-memory 20G (9 to 10 minutes).
+    for (start, pinned, classes, positions) in [
+        ("full but d2", FRENCH_D2, 1_550_858_506u64, 3_101_423_276u64),
+        ("full but d3", FRENCH_D3, 1_495_337_603, 2_990_375_067),
+    ] {
+        let args = [
+            "states",
+            "french37",
+            "--from",
+            start,
+            "--reachable",
+            "--histogram",
+        ];
+        let outs = cluster(
+            "french-d",
+            2,
+            &[&args[..], &["--symmetry", "--max-memory", "10G"]].concat(),
+        );
+        let histogram = stdout(&outs[0]);
+        assert_eq!(stdout(&outs[1]), histogram, "{start}");
+        assert_eq!(layers_of(&histogram), pinned[0], "{start}");
+        assert_eq!(pinned[0].iter().sum::<u64>(), classes, "{start}");
+        let full = stdout(&pegflip(
+            &[&args[..], &["--max-memory", "20G"]].concat(),
+            b"",
+        ));
+        assert_eq!(layers_of(&full), pinned[1], "{start}");
+        assert_eq!(pinned[1].iter().sum::<u64>(), positions, "{start}");
+    }
+}
+
+/// The French board from c1, which no symmetry fixes: every position, after
+/// 0, 1, ... 35 jumps.
+const FRENCH_C1: [u64; 36] = [
+    1, 2, 6, 32, 173, 919, 4742, 22820, 101116, 410035, 1503492, 4924564, 14261786, 36137026,
+    79406360, 150455758, 245322135, 344874094, 420040537, 445790702, 414325336, 338416017,
+    243422988, 154300131, 86103949, 42214067, 18121405, 6765112, 2180651, 601443, 139428, 26591,
+    4140, 484, 36, 4,
+];
+
+#[test]
+#[ignore]
+fn french_from_c1_on_two_processes() {
+    // About 24 minutes here, with 10 GiB and a spill directory for each process:
+    // one process alone cannot hold its largest layers.
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("french-c1");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let dir_arg = dir.display().to_string();
+    let args = [
+        "states",
+        "french37",
+        "--from",
+        "full but c1",
+        "--reachable",
+        "--histogram",
+        "--max-memory",
+        "10G",
+        "--spill-dir",
+        &dir_arg,
+    ];
+    let outs = cluster("french-c1", 2, &args);
+    let histogram = stdout(&outs[0]);
+    assert_eq!(stdout(&outs[1]), histogram);
+    assert_eq!(layers_of(&histogram), FRENCH_C1);
+    assert_eq!(FRENCH_C1.iter().sum::<u64>(), 3_049_878_082);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
 }

@@ -445,13 +445,7 @@ fn quiet_lost_connections() {
             .map(String::as_str)
             .or_else(|| payload.downcast_ref::<&str>().copied())
             .unwrap_or_default();
-        let lost = [
-            "timely communication error",
-            "MergeQueue poisoned",
-            "Send thread panic",
-            "Recv thread panic",
-        ];
-        if lost.iter().any(|q| message.contains(q)) {
+        if pegflip::enumerate::dataflow::is_lost_connection(message) {
             let _ = writeln!(
                 std::io::stderr().lock(),
                 "pegflip: error: the dataflow stopped: the connection to another process was \
