@@ -49,6 +49,9 @@ use crate::program::Program;
 /// of the keys' vector ([`Building`]).
 const BUILD_BYTES: u64 = 24;
 
+/// A worker's buffers of arrivals take at most this fraction of its share.
+const BUFFER_SHARE: u64 = 16;
+
 /// With a spill, a worker keeps its layer and its sets to this fraction of its share.
 const SPILL_SHARE: u64 = 4;
 
@@ -93,9 +96,10 @@ pub fn count(
     let budget = limits.max_memory / cluster.threads.max(1) as u64;
     let estimate = estimate(program, start, order, cluster.workers());
     // What a worker holds besides its layers: the successors of one chunk of
-    // parents in flight, on both sides of the exchange.
-    let flight =
-        u64::try_from(super::dataflow_round_bytes(1, program.moves().len())).unwrap_or(u64::MAX);
+    // parents in flight, on both sides of the exchange, and its buffers of arrivals.
+    let flight = u64::try_from(super::dataflow_round_bytes(1, program.moves().len()))
+        .unwrap_or(u64::MAX)
+        .saturating_add(super::spill::buffer_bytes(budget / BUFFER_SHARE));
     // With a spill, a worker holds at most a quarter of its share in memory and the rest on disk.
     let disk = match &request.spill {
         None => None,
@@ -327,7 +331,7 @@ fn layers(
     // What arrives goes into the next layer as it arrives, by round: a fast
     // worker's next round may arrive before this worker has taken the current
     // one. Its buffers take at most a sixteenth of the share.
-    let building = Rc::new(RefCell::new(Building::new(peers, budget / 16)));
+    let building = Rc::new(RefCell::new(Building::new(peers, budget / BUFFER_SHARE)));
     let totals: Rc<RefCell<BTreeMap<u32, Vec<Report>>>> = Rc::default();
     let probe = ProbeHandle::new();
     worker.dataflow::<u32, _, _>(|scope| {
@@ -436,7 +440,7 @@ fn layers(
                             .map_err(spill_error)?;
                     }
                     if let Some(share) = past_memory(budget, shared.threads) {
-                        return Err(Stop::Memory(depth, share, budget));
+                        return Err(Stop::Memory(depth + 1, share, budget));
                     }
                 }
                 Ok(())

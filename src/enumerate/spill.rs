@@ -105,6 +105,17 @@ impl Held {
 /// enough that each partition's share is a long run of inserts into one set.
 const FLUSH: usize = 1 << 23;
 
+/// The arrivals buffered when the buffers may take `bytes`: the pending
+/// arrivals and their scattered copy take 16 bytes a position.
+fn flush(bytes: u64) -> usize {
+    usize::try_from(bytes / 16).map_or(FLUSH, |n| n.clamp(1, FLUSH))
+}
+
+/// The bytes the buffers of arrivals take at most when they may take `bytes`.
+pub(super) fn buffer_bytes(bytes: u64) -> u64 {
+    flush(bytes) as u64 * 16
+}
+
 /// The layers a worker is building, by round: one hash set per partition
 /// it owns, and the arrivals not inserted yet.
 pub(super) struct Building {
@@ -131,8 +142,7 @@ impl Building {
         let peers = peers.max(1);
         Building {
             peers,
-            // The pending arrivals and their scattered copy: 16 bytes a position.
-            flush: usize::try_from(bytes / 16).map_or(FLUSH, |n| n.clamp(1, FLUSH)),
+            flush: flush(bytes),
             guess: 0,
             kept: BTreeMap::new(),
             pending: BTreeMap::new(),

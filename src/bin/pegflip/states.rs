@@ -90,8 +90,9 @@ pub struct Args {
     #[arg(long, value_name = "DIR", conflicts_with_all = ["count", "histogram", "json"])]
     output_dir: Option<std::path::PathBuf>,
     /// With --workers or --processes, let each worker spill its layers to DIR
-    /// as sorted runs, merged without repeats, holding at most half its share
-    /// of max-memory; the disk it needs is estimated and checked first.
+    /// as sorted runs, merged without repeats, keeping its layer and sets to a
+    /// quarter of its share of max-memory; the disk it needs is estimated and
+    /// checked first.
     #[arg(long, value_name = "DIR")]
     spill_dir: Option<std::path::PathBuf>,
     /// Print the dataflow's estimate and one line per layer (with each
