@@ -697,7 +697,8 @@ fn the_sampled_estimate_brackets_the_english_layers() {
 /// The French board from the centre vacancy, up to symmetry, on 2 processes:
 /// 374,349,517 classes, layer by layer as the single-process engine counts
 /// them. About 2 minutes here: `cargo test --release --test suite
-/// dataflow::french -- --ignored` runs it with the other French counts.
+/// dataflow::french -- --ignored --test-threads 1` runs it with the other
+/// French counts, one at a time (two at once would not fit in 24 GiB).
 #[test]
 #[ignore]
 fn french_up_to_symmetry_on_two_processes() {
