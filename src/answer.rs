@@ -73,13 +73,28 @@ pub struct Step {
     pub board: Option<String>,
 }
 
-/// The levels of a fewest-moves search, as written.
+/// How a fewest-moves answer was proved, as written: the Merson regions'
+/// lower bound, and the bounded search that found nothing shorter.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LevelSizes {
-    /// Positions reached in `n` moves and no fewer, `n` = 0, 1, ...
+    /// The disjoint Merson regions the bound counts.
+    #[serde(default)]
+    pub regions: usize,
+    /// The regions full in the start and not in the nearest target: every
+    /// solution has at least this many moves.
+    #[serde(default)]
+    pub lower_bound: u32,
+    /// The bound of the last search that found no solution: none has this
+    /// many moves or fewer. Absent when the regions' bound alone proves the
+    /// answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub none_within: Option<u32>,
+    /// Positions kept per level forward in that search, `n` = 0, 1, ...:
+    /// those reached in `n` moves whose moves so far and the regions' bound
+    /// on the moves left come to at most `none_within`.
     pub forward: Vec<u64>,
-    /// Positions that reach a target in `n` moves and no fewer, summed over
-    /// the targets searched back from.
+    /// Positions kept per level backward in that search, summed over the
+    /// targets searched back from.
     pub backward: Vec<u64>,
     /// The targets searched back from, one per orbit under the symmetries
     /// that fix the start.
@@ -339,6 +354,9 @@ impl Answer {
                         .collect();
                     answer.metric = Some(crate::Metric::Moves.name().into());
                     answer.levels = Some(LevelSizes {
+                        regions: chains.levels.regions,
+                        lower_bound: chains.levels.lower,
+                        none_within: chains.levels.none_within,
                         forward: chains.levels.forward.clone(),
                         backward: chains.levels.backward.clone(),
                         targets: chains.levels.targets,

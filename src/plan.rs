@@ -153,8 +153,9 @@ impl Engine {
             Engine::MoveLevels => {
                 "fewest moves, a chain of jumps by one piece counting once: breadth-first \
                  levels by moves forward from the start and backward from the targets, up to \
-                 symmetry, until they meet; a jump search (with parity proofs) first says \
-                 whether the goal can be reached at all (a histogram: one way, to the end)"
+                 symmetry, bounded by Merson regions and deepened one bound at a time until \
+                 they meet; a jump search (with parity proofs) first says whether the goal can \
+                 be reached at all (a histogram: one way, to the end, unbounded)"
             }
             Engine::PegOrbits => {
                 "layers of peg positions up to symmetry: jumps found bit-parallel on a grid word, \

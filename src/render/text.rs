@@ -139,40 +139,55 @@ fn write_chains(
             format!(" from each of {n} targets (one per orbit)"),
         ),
     };
+    let proof = match levels.none_within {
+        Some(bound) => format!(
+            "no solution has {bound} moves or fewer: levels by moves bounded by {bound} (a \
+             position is kept only if its level plus a lower bound from {} Merson regions on \
+             the moves left is at most {bound}) searched forward to {} and backward \
+             to{back_to} {}{per_target}, and no meeting has {bound} moves or fewer",
+            levels.regions,
+            levels.forward.len().saturating_sub(1),
+            levels.backward.len().saturating_sub(1),
+        ),
+        None => format!(
+            "no solution has fewer: {} Merson regions are full at the start and not at the \
+             end, and each needs a move of its own",
+            levels.lower
+        ),
+    };
     writeln!(
         out,
-        "fewest moves, proved: {} {} ({} {}); levels by moves searched forward to {} and \
-         backward to{back_to} {}{per_target}, and none shorter meets",
+        "fewest moves, proved: {} {} ({} {}); {proof}",
         chains.lengths.len(),
         plural(chains.lengths.len(), "move"),
         jumps.len(),
         plural(jumps.len(), "jump"),
-        levels.forward.len().saturating_sub(1),
-        levels.backward.len().saturating_sub(1),
     )?;
     let up_to = |n: usize| match n {
         1 => "without symmetry".to_string(),
         n => format!("up to {n} symmetries"),
     };
-    writeln!(
-        out,
-        "positions per level forward, {}: {}",
-        up_to(levels.forward_symmetries),
-        sizes(&levels.forward),
-    )?;
-    match levels.targets {
-        0 | 1 => writeln!(
+    if levels.none_within.is_some() {
+        writeln!(
             out,
-            "positions per level backward, {}: {}",
-            up_to(levels.backward_symmetries),
-            sizes(&levels.backward),
-        )?,
-        n => writeln!(
-            out,
-            "positions per level backward, summed over the {n} targets, each up to its own \
-             symmetries: {}",
-            sizes(&levels.backward),
-        )?,
+            "positions per level forward, {}: {}",
+            up_to(levels.forward_symmetries),
+            sizes(&levels.forward),
+        )?;
+        match levels.targets {
+            0 | 1 => writeln!(
+                out,
+                "positions per level backward, {}: {}",
+                up_to(levels.backward_symmetries),
+                sizes(&levels.backward),
+            )?,
+            n => writeln!(
+                out,
+                "positions per level backward, summed over the {n} targets, each up to its own \
+                 symmetries: {}",
+                sizes(&levels.backward),
+            )?,
+        }
     }
     writeln!(out, "start")?;
     picture(out, start, program, symbols.on(), symbols.off())?;

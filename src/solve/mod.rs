@@ -3,6 +3,7 @@
 pub mod dfs;
 pub mod grid;
 pub mod linear;
+mod merson;
 pub mod moves;
 pub mod search;
 pub mod table;

@@ -1,31 +1,34 @@
-//! Fewest moves, where a move is a chain of jumps by one piece: bidirectional breadth-first search by move levels, up to symmetry.
+//! Fewest moves, where a move is a chain of jumps by one piece: bidirectional breadth-first iterative deepening (BFIDA*) by move levels, bounded by Merson regions, up to symmetry.
 //!
 //! Peg players count a **move** as one or more consecutive jumps by the same
 //! peg. Every solution of a peg board has the same number of jumps, but not
 //! the same number of moves, so the fewest moves need their own search.
 //!
-//! Level `n` forward is the set of positions reached from the start in `n`
-//! moves and no fewer; level `n` backward from a target is the set of
-//! positions that reach it in `n` moves and no fewer. A backward move is a
-//! chain of reversed jumps by one peg: the peg jumps back over a hole, which
-//! gets a peg, into a hole. Forward positions are kept up to the symmetries
-//! that fix the start, backward ones up to those that fix their target, so
-//! that levels are orbits.
+//! Level `n` forward is a set of positions reached from the start in `n`
+//! moves and no fewer; level `n` backward from a target, of positions that
+//! reach it in `n` moves and no fewer. A backward move is a chain of
+//! reversed jumps by one peg: the peg jumps back over a hole, which gets a
+//! peg, into a hole. Forward positions are kept up to the symmetries that fix
+//! the start, backward ones up to those that fix their target, so that
+//! levels are orbits.
 //!
-//! The forward levels are shared; each target (one per orbit under the
-//! start's symmetries, and only those in the start's position class) is
-//! searched back from on its own, because backward levels from many targets
-//! at once grow far faster than from one. A known solution in jumps, cut
-//! into moves, bounds every search from the start, and its target goes
-//! first, so that the other targets are searched only for something shorter.
+//! A search has a bound `L` and keeps a position only when its level and a
+//! lower bound on the moves still needed come to at most `L`: ahead, the
+//! Merson regions (`merson.rs`) it fills and the nearest target does
+//! not; behind, those the start fills and it does not. Every position of a
+//! solution of at most `L` moves that has the fewest passes at its own
+//! level, so when forward levels `0..=a` and backward levels `0..=b` with
+//! `a + b >= L` show no meeting, no solution has `L` moves or fewer. The
+//! bound starts at the regions the start fills and grows by one; the first
+//! meeting is the answer. The forward levels are shared; each target (one
+//! per orbit under the start's symmetries, and only those in the start's
+//! position class) is searched back from on its own, because backward levels
+//! from many targets at once grow far faster than from one. A known solution
+//! in jumps, cut into moves, ends the bounds, and its target goes first.
 //!
-//! The side with the smaller last level grows by one level at a time. When
-//! forward levels `0..=a` and backward levels `0..=b` are complete and the
-//! best meeting found has `best` moves, every shorter solution would have
-//! met within them as soon as `best <= a + b + 1`: a solution of `L <= a + b`
-//! moves has, after `min(a, L)` of its moves, a position in both. So the
-//! answer is proved the fewest when the search stops, and impossible when a
-//! side runs out of positions before any meeting.
+//! One level grows at a time, on the side with less work to do: a level's
+//! parents, counted once forward (its levels serve every target still to
+//! search) and once per target still to search backward.
 //!
 //! The solution itself is rebuilt from the levels: from the meeting position,
 //! a chain back into the previous forward level, and so on to the start (the
@@ -40,6 +43,7 @@ use crate::enumerate::symmetry::Symmetries;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 use crate::program::{Goal, MoveKind, Program};
+use crate::solve::merson::Regions;
 use crate::solve::search::Masks;
 
 /// The bytes a level map takes per position of its capacity: a slot of a key,
@@ -74,16 +78,18 @@ pub enum MoveOutcome {
     Unsolvable(Levels),
 }
 
-/// The sizes of the levels searched, in positions up to symmetry: the proof
-/// that no shorter solution exists, or that none exists.
+/// How the fewest moves were proved: the lower bound from Merson regions,
+/// and the bounded search that found no solution within one move less than
+/// the answer, with the sizes of its levels in positions up to symmetry.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Levels {
-    /// Positions per level forward from the start: entry `n` is the number
-    /// reached in `n` moves and no fewer.
+    /// Positions per level forward from the start, in the last search that
+    /// found nothing: entry `n` is the number kept of those reached in `n`
+    /// moves. Empty when the regions' bound alone proves the answer.
     pub forward: Vec<u64>,
-    /// Positions per level backward, summed over the targets searched back
-    /// from (each level `n` of each target: the positions that reach it in
-    /// `n` moves and no fewer).
+    /// Positions per level backward in that search, summed over the targets
+    /// searched back from (each level `n` of each target: the positions kept
+    /// of those that reach it in `n` moves).
     pub backward: Vec<u64>,
     /// The targets searched back from: those in the start's class, one per
     /// orbit under the symmetries that fix the start.
@@ -94,6 +100,16 @@ pub struct Levels {
     /// The symmetries backward positions are taken up to: those that fix the
     /// target (with several targets, the fewest any of them has).
     pub backward_symmetries: usize,
+    /// The disjoint Merson regions the bound ahead of a position counts.
+    pub regions: usize,
+    /// The regions full in the start and not in the nearest target: every
+    /// solution has at least this many moves.
+    pub lower: u32,
+    /// The bound of the last search that found nothing: no solution has this
+    /// many moves or fewer. A search keeps a position only when its moves so
+    /// far and the regions' bound on the moves still needed come to at most
+    /// this. `None` when no search was needed.
+    pub none_within: Option<u32>,
 }
 
 /// The jumps of a program, by the cell a peg leaves and the cell it lands on.
@@ -102,6 +118,8 @@ struct Jumps {
     /// Per jump: the cell it leaves and the cell it lands on.
     from: Vec<usize>,
     to: Vec<usize>,
+    /// Per jump: the cell it leaves, the cell it jumps over and the cell it lands on.
+    lines: Vec<[usize; 3]>,
     /// Per cell: the jumps leaving it, with their landing cell.
     leaving: Vec<Vec<(usize, usize)>>,
     /// Per cell: the jumps landing on it, with the cell they leave.
@@ -114,7 +132,7 @@ impl Jumps {
         let cells = program.cells();
         let mut leaving = vec![Vec::new(); cells];
         let mut landing = vec![Vec::new(); cells];
-        let (mut from_cells, mut to_cells) = (Vec::new(), Vec::new());
+        let (mut from_cells, mut to_cells, mut lines) = (Vec::new(), Vec::new(), Vec::new());
         for (j, m) in program.moves().iter().enumerate() {
             let from_over_to = m.kind == MoveKind::Jump && m.cells.len() == 3;
             if !from_over_to {
@@ -125,6 +143,7 @@ impl Jumps {
                 ));
             }
             let (from, to) = (m.cells[0].0, m.cells[2].0);
+            lines.push([from, m.cells[1].0, to]);
             leaving[from].push((j, to));
             landing[to].push((j, from));
             from_cells.push(from);
@@ -134,6 +153,7 @@ impl Jumps {
             masks,
             from: from_cells,
             to: to_cells,
+            lines,
             leaving,
             landing,
         })
@@ -244,10 +264,38 @@ struct Side<'a> {
     sizes: Vec<u64>,
     forward: bool,
     group: &'a Symmetries,
+    prune: Option<Prune<'a>>,
+}
+
+/// Which positions a bounded search keeps: those whose moves so far and the
+/// regions' lower bound on the moves still needed come to at most `bound`.
+#[derive(Clone, Copy)]
+struct Prune<'a> {
+    regions: &'a Regions,
+    bound: u32,
+}
+
+impl Prune<'_> {
+    /// Whether a position `depth` moves from the side's sources is kept:
+    /// forward, the regions full in it must still be opened; backward, the
+    /// regions it has opened took a move each.
+    fn keeps(&self, forward: bool, depth: u32, position: u64) -> bool {
+        let still = if forward {
+            self.regions.ahead(position)
+        } else {
+            self.regions.behind(position)
+        };
+        depth + still <= self.bound
+    }
 }
 
 impl<'a> Side<'a> {
-    fn new(sources: &[u64], forward: bool, group: &'a Symmetries) -> Side<'a> {
+    fn new(
+        sources: &[u64],
+        forward: bool,
+        group: &'a Symmetries,
+        prune: Option<Prune<'a>>,
+    ) -> Side<'a> {
         let mut sources: Vec<u64> = sources.iter().map(|&s| group.canon(s)).collect();
         sources.sort_unstable();
         sources.dedup();
@@ -258,6 +306,7 @@ impl<'a> Side<'a> {
             last: sources,
             forward,
             group,
+            prune,
         }
     }
 
@@ -276,7 +325,8 @@ impl<'a> Side<'a> {
         self.level_of.capacity() as u64 * MAP_SLOT_BYTES + self.last.capacity() as u64 * 8
     }
 
-    /// Adds the next level, on rayon's threads: parents a chunk at a time, so
+    /// Adds the next level (only the positions the side's bound keeps), on
+    /// rayon's threads: parents a chunk at a time, so
     /// that their successors (most of them found many times) stay bounded
     /// before they are deduplicated. Refused when what is held beside
     /// `other_bytes` would pass `max_memory`, before a chunk is expanded.
@@ -311,8 +361,12 @@ impl<'a> Side<'a> {
                 .flat_map_iter(|part| {
                     let mut out = Vec::new();
                     for &s in part {
+                        // The bound holds for any image of a position: it is checked before
+                        // the canonical form is taken.
                         let mut push = |t: u64, _: &[usize]| {
-                            out.push(canon.canon(t));
+                            if self.prune.is_none_or(|p| p.keeps(self.forward, depth, t)) {
+                                out.push(canon.canon(t));
+                            }
                             true
                         };
                         if self.forward {
@@ -340,13 +394,22 @@ impl<'a> Side<'a> {
 }
 
 /// The fewest moves from `start` to the goal of `program` (every move a
-/// jump; the goal a set of targets), proved by levels searched both ways.
-/// The answer's chains are replayed by the caller's check. Refused past the
-/// limit `max-memory`.
+/// jump; the goal a set of targets), proved by bounded levels searched both
+/// ways. The answer's chains are replayed by the caller's check. Refused past
+/// the limit `max-memory`.
+///
+/// The search is breadth-first iterative deepening on a bound of moves (as
+/// Barker and Korf's BFIDA*): for a bound `L`, a level keeps only the
+/// positions whose moves so far and the Merson regions' lower bound on the
+/// moves still needed come to at most `L`. Every position of a fewest-moves
+/// solution passes at its own level when that solution has at most `L`
+/// moves, so the search finds one; when it finds none, no solution has `L`
+/// moves or fewer. The bound starts at the regions full in the start and
+/// grows by one.
 ///
 /// `known`, when given, is a solution in jumps from `start` (it must reach a
-/// target): its moves bound every search, its target is searched first, and
-/// it is the answer when nothing shorter exists.
+/// target): its moves end the bounds, its target is searched first, and it
+/// is the answer when nothing shorter exists.
 ///
 /// The forward levels are shared by every target; each target (one per
 /// orbit under the symmetries that fix the start) gets backward levels of
@@ -367,12 +430,12 @@ pub fn fewest_moves(
     // Jumps keep a position in its class (its cosets of the span of the jumps'
     // flips): only the targets in the start's class are searched back from.
     let class = Span::new(&jumps.masks.flip);
-    let mut targets: Vec<u64> = targets
+    let in_class: Vec<u64> = targets
         .iter()
         .filter_map(|t| t.to_u64())
         .filter(|&t| class.contains(t ^ start))
-        .map(|t| fixing_start.canon(t))
         .collect();
+    let mut targets: Vec<u64> = in_class.iter().map(|&t| fixing_start.canon(t)).collect();
     targets.sort_unstable();
     targets.dedup();
     let known: Option<(Vec<Vec<usize>>, u64)> = known.map(|k| jumps.chains(start, k));
@@ -387,100 +450,192 @@ pub fn fewest_moves(
         .iter()
         .map(|&t| Symmetries::of(program, &[t], limits))
         .collect::<Result<_>>()?;
-    let mut fore = Side::new(&[start], true, &fixing_start);
-    let mut best: Option<Best> = None;
-    let mut backward: Vec<u64> = Vec::new();
-    for (i, (&target, group)) in targets.iter().zip(&groups).enumerate() {
-        let mut back = Side::new(&[target], false, group);
-        let mut found: Option<Meeting> = None;
-        let held = |best: &Option<Best>| best.as_ref().map_or(0, |b| b.back.bytes());
-        for k in 0..group.len() {
-            let image = group.apply(k, target);
-            if let Some(f) = fore.level(image) {
-                found = better(found, (f, 0, image));
-            }
-        }
-        loop {
-            let (a, b) = (fore.depth(), back.depth());
-            let cap = [
-                found.map(total),
-                best.as_ref().map(|b| total(b.meeting)),
-                incumbent,
-            ]
-            .into_iter()
-            .flatten()
-            .min();
-            if cap.is_some_and(|cap| cap <= a + b + 1) {
-                break;
-            }
-            if fore.last.is_empty() || back.last.is_empty() {
-                break;
-            }
-            let budget = limits.max_memory;
-            if fore.last.len() <= back.last.len() {
-                fore.grow(&jumps, back.bytes() + held(&best), budget)
-                    .map_err(|e| so_far(e, &fore, &back, (i, targets.len()), cap))?;
-                let depth = fore.depth();
-                let met = fore
-                    .last
-                    .par_iter()
-                    .filter_map(|&s| back.level(s).map(|g| (depth, g, s)))
-                    .min_by_key(|&m| (total(m), m.2));
-                if let Some(m) = met {
-                    found = better(found, m);
-                }
-            } else {
-                back.grow(&jumps, fore.bytes() + held(&best), budget)
-                    .map_err(|e| so_far(e, &fore, &back, (i, targets.len()), cap))?;
-                let depth = back.depth();
-                // A backward position stands for its orbit under the target's symmetries,
-                // which the forward levels do not share: every image is looked up.
-                let met = back
-                    .last
-                    .par_iter()
-                    .flat_map_iter(|&s| (0..group.len()).map(move |k| group.apply(k, s)))
-                    .filter_map(|image| fore.level(image).map(|f| (f, depth, image)))
-                    .min_by_key(|&m| (total(m), m.2));
-                if let Some(m) = met {
-                    found = better(found, m);
-                }
-            }
-        }
-        for (n, &size) in back.sizes.iter().enumerate() {
-            match backward.get_mut(n) {
-                Some(sum) => *sum += size,
-                None => backward.push(size),
-            }
-        }
-        if let Some(meeting) = found {
-            let shorter = |than: Option<u32>| than.is_none_or(|t| total(meeting) < t);
-            if shorter(best.as_ref().map(|b| total(b.meeting))) && shorter(incumbent) {
-                best = Some(Best { meeting, back });
-            }
-        }
-    }
-    let levels = Levels {
-        forward: fore.sizes.clone(),
-        backward,
+    // Ahead of a position, the regions it fills and the nearest target does
+    // not; behind one, from each target's side, the regions the nearest image
+    // of the start under the target's symmetries fills and it does not (a
+    // backward position stands for its orbit).
+    let candidates = Regions::candidates(program.cells(), &jumps.lines);
+    let ahead = Regions::pack(&candidates, &in_class);
+    let behind: Vec<Regions> = groups
+        .iter()
+        .map(|g| {
+            let starts: Vec<u64> = (0..g.len()).map(|k| g.apply(k, start)).collect();
+            Regions::pack(&candidates, &starts)
+        })
+        .collect();
+    let search = Bounded {
+        jumps: &jumps,
+        start,
+        targets: &targets,
+        groups: &groups,
+        fixing_start: &fixing_start,
+        ahead: &ahead,
+        behind: &behind,
+        limits,
+    };
+    let lower = ahead.ahead(start);
+    // Every jump removes a peg, so no solution has more moves than the start has pegs.
+    let most = incumbent.unwrap_or(start.count_ones());
+    let mut proof = Levels {
         targets: targets.len(),
         forward_symmetries: fixing_start.len(),
         backward_symmetries: groups.iter().map(Symmetries::len).min().unwrap_or(1),
+        regions: ahead.len(),
+        lower,
+        ..Levels::default()
     };
-    let Some(Best { meeting, back }) = best else {
-        return Ok(match known {
-            Some((moves, _)) => MoveOutcome::Solved(MoveSolution { moves, levels }),
-            None => MoveOutcome::Unsolvable(levels),
-        });
-    };
-    let (f, g, at) = meeting;
-    let moves = rebuild(&jumps, &fore, &back, at, f, g, start)?;
-    Ok(MoveOutcome::Solved(MoveSolution { moves, levels }))
+    for bound in lower..=most {
+        if incumbent == Some(bound) {
+            break;
+        }
+        match search.run(bound, &proof)? {
+            Search::Met {
+                meeting,
+                fore,
+                back,
+                proof: this,
+            } => {
+                let (f, g, at) = meeting;
+                let moves = rebuild(&jumps, &fore, &back, at, f, g, start)?;
+                return Ok(MoveOutcome::Solved(MoveSolution {
+                    moves,
+                    levels: this.unwrap_or(proof),
+                }));
+            }
+            Search::None(levels) => proof = levels,
+        }
+    }
+    Ok(match known {
+        Some((moves, _)) => MoveOutcome::Solved(MoveSolution {
+            moves,
+            levels: proof,
+        }),
+        None => MoveOutcome::Unsolvable(proof),
+    })
 }
 
-/// A limit error from growing a level, with what the levels searched so far
-/// prove: no solution through target `i` of `n` within their depths, and
-/// the best solution known.
-fn so_far(e: Error, fore: &Side, back: &Side, (i, n): (usize, usize), best: Option<u32>) -> Error {
+/// What one bounded search needs: the jumps, the two ends and their
+/// symmetries, and the regions that bound the moves.
+struct Bounded<'a> {
+    jumps: &'a Jumps,
+    start: u64,
+    targets: &'a [u64],
+    groups: &'a [Symmetries],
+    fixing_start: &'a Symmetries,
+    ahead: &'a Regions,
+    behind: &'a [Regions],
+    limits: &'a Limits,
+}
+
+/// What one bounded search found: the fewest moves, with the levels to
+/// rebuild them from and the levels that prove them (`None`: those of the
+/// searches before), or the levels that show none within the bound. Made
+/// once per bound, so its size does not matter.
+#[allow(clippy::large_enum_variant)]
+enum Search<'a> {
+    Met {
+        meeting: Meeting,
+        fore: Side<'a>,
+        back: Side<'a>,
+        proof: Option<Levels>,
+    },
+    None(Levels),
+}
+
+impl<'a> Bounded<'a> {
+    /// The fewest moves if they are at most `bound + 1`; the searches with
+    /// smaller bounds found none within `bound - 1`. `proved` is what they
+    /// showed.
+    ///
+    /// Every meeting within `bound` is an answer at once. Past the bound, the
+    /// first target's levels grow one more level (Barker and Korf's way to
+    /// skip the last iteration): a meeting there has `bound + 1` moves, and
+    /// is the answer once every target's levels show nothing within `bound`.
+    /// It is usually found, since few positions of a solution have no slack
+    /// in the regions' bound; when it is not, the next bound searches again.
+    fn run(&self, bound: u32, proved: &Levels) -> Result<Search<'a>> {
+        let prune = |regions| Some(Prune { regions, bound });
+        let mut fore = Side::new(&[self.start], true, self.fixing_start, prune(self.ahead));
+        let mut backward: Vec<u64> = Vec::new();
+        let mut spare: Option<(Meeting, Side<'a>)> = None;
+        let cases = self.targets.iter().zip(self.groups).zip(self.behind);
+        for (i, ((&target, group), behind)) in cases.enumerate() {
+            let remaining = (self.targets.len() - i) as f64;
+            let mut back = Side::new(&[target], false, group, prune(behind));
+            let mut found: Option<Meeting> = (0..group.len())
+                .map(|k| group.apply(k, target))
+                .find_map(|image| fore.level(image).map(|f| (f, 0, image)));
+            loop {
+                if let Some(meeting) = found.filter(|&m| total(m) <= bound) {
+                    return Ok(Search::Met {
+                        meeting,
+                        fore,
+                        back,
+                        proof: None,
+                    });
+                }
+                let (a, b) = (fore.depth(), back.depth());
+                let reach = if spare.is_none() { bound + 1 } else { bound };
+                if found.is_some() || a + b >= reach || fore.last.is_empty() || back.last.is_empty()
+                {
+                    break;
+                }
+                let budget = self.limits.max_memory;
+                let hint = |e| so_far(e, proved);
+                // The work of a level is about its parents'; forward levels serve every
+                // target still to search, backward ones only this one.
+                if fore.last.len() as f64 <= back.last.len() as f64 * remaining {
+                    fore.grow(self.jumps, back.bytes(), budget).map_err(hint)?;
+                    let depth = fore.depth();
+                    found = fore
+                        .last
+                        .par_iter()
+                        .filter_map(|&s| back.level(s).map(|g| (depth, g, s)))
+                        .min_by_key(|&m| (total(m), m.2));
+                } else {
+                    back.grow(self.jumps, fore.bytes(), budget).map_err(hint)?;
+                    let depth = back.depth();
+                    // A backward position stands for its orbit under the target's symmetries,
+                    // which the forward levels do not share: every image is looked up.
+                    found = back
+                        .last
+                        .par_iter()
+                        .flat_map_iter(|&s| (0..group.len()).map(move |k| group.apply(k, s)))
+                        .filter_map(|image| fore.level(image).map(|f| (f, depth, image)))
+                        .min_by_key(|&m| (total(m), m.2));
+                }
+            }
+            for (n, &size) in back.sizes.iter().enumerate() {
+                match backward.get_mut(n) {
+                    Some(sum) => *sum += size,
+                    None => backward.push(size),
+                }
+            }
+            if let Some(meeting) = found {
+                spare = Some((meeting, back));
+            }
+        }
+        let levels = Levels {
+            forward: fore.sizes.clone(),
+            backward,
+            none_within: Some(bound),
+            ..proved.clone()
+        };
+        Ok(match spare {
+            Some((meeting, back)) => Search::Met {
+                meeting,
+                fore,
+                back,
+                proof: Some(levels),
+            },
+            None => Search::None(levels),
+        })
+    }
+}
+
+/// A limit error from growing a level, with what the searches with smaller
+/// bounds proved.
+fn so_far(e: Error, proved: &Levels) -> Error {
     let Error::Limit {
         what,
         name,
@@ -491,24 +646,16 @@ fn so_far(e: Error, fore: &Side, back: &Side, (i, n): (usize, usize), best: Opti
     else {
         return e;
     };
-    let (a, b) = (fore.depth(), back.depth());
-    let none = match n {
-        1 => format!("no solution has {} moves or fewer", a + b),
-        n => format!(
-            "no solution of {} moves or fewer ends on target {} of {n}",
-            a + b,
-            i + 1
-        ),
+    let none = match proved.none_within {
+        Some(n) => format!("no solution has {n} moves or fewer"),
+        None => format!("every solution has at least {} moves", proved.lower),
     };
-    let known = best.map_or(String::new(), |m| format!("; the best known has {m} moves"));
     Error::Limit {
         what,
         name,
         value,
         limit,
-        hint: format!(
-            "{hint} (searched so far: levels forward to {a} and backward to {b}, so {none}{known})"
-        ),
+        hint: format!("{hint} (searched so far: {none})"),
     }
 }
 
@@ -516,24 +663,9 @@ fn so_far(e: Error, fore: &Side, back: &Side, (i, n): (usize, usize), best: Opti
 /// and the position.
 type Meeting = (u32, u32, u64);
 
-/// The best meeting over the targets searched so far, with the backward
-/// levels it was found in (kept to rebuild the moves).
-struct Best<'a> {
-    meeting: Meeting,
-    back: Side<'a>,
-}
-
 /// The moves of a solution through a meeting.
 fn total(meeting: Meeting) -> u32 {
     meeting.0 + meeting.1
-}
-
-/// The meeting with fewer moves in all.
-fn better(best: Option<Meeting>, found: Meeting) -> Option<Meeting> {
-    match best {
-        Some((f, g, _)) if f + g <= found.0 + found.1 => best,
-        _ => Some(found),
-    }
 }
 
 /// The span of the jumps' flips over GF(2), in echelon form: a position's
@@ -649,7 +781,7 @@ pub fn histogram(
         }
     };
     let group = Symmetries::of(program, &fixed, limits)?;
-    let mut side = Side::new(&sources, forward, &group);
+    let mut side = Side::new(&sources, forward, &group, None);
     let mut summary = crate::enumerate::Summary {
         symmetries: if symmetry { group.len() } else { 1 },
         ..Default::default()

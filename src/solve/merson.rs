@@ -1,0 +1,210 @@
+//! Merson regions: sets of holes that only a jump from inside can touch while they are full, and the lower bounds on moves they give.
+//!
+//! A region is a set of holes such that every jump over one of its holes
+//! leaves from it or lands in it. While a region is full, no peg can land in
+//! it and no peg from outside can jump over one of its pegs, so the first
+//! jump that changes it is by a peg that stands in it; and since nothing has
+//! landed there, that jump begins a new move. Disjoint regions so need
+//! distinct moves: from a position, the moves to a target are at least the
+//! regions full in the position but not in the target; to a position from a
+//! start, at least the regions full in the start but not in the position.
+//! This is the bound Barker and Korf use (AAAI 2012); the corners of a board,
+//! holes no jump passes over, are regions of one hole.
+
+use rustc_hash::FxHashSet;
+
+/// The largest region looked for, in holes.
+const MOST_HOLES: usize = 4;
+
+/// Branches tried while packing regions; past it the best packing found so far
+/// is used (it is still a valid bound, only maybe a weaker one).
+const PACKING_BUDGET: u64 = 1 << 20;
+
+/// A family of disjoint regions, as masks of holes, and the ends that bound
+/// with them: the targets ahead of a position, or the starts behind it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Regions {
+    masks: Vec<u64>,
+    /// Per end (deduplicated), the regions it fills, as a set of region
+    /// indices.
+    ends: Vec<u64>,
+}
+
+impl Regions {
+    /// Every minimal connected region of at most [`MOST_HOLES`] holes on a
+    /// board of `cells` holes with these jumps (from, over, to).
+    pub fn candidates(cells: usize, jumps: &[[usize; 3]]) -> Vec<u64> {
+        let mut near = vec![0u64; cells];
+        for &[from, over, to] in jumps {
+            near[from] |= 1 << over;
+            near[over] |= 1 << from | 1 << to;
+            near[to] |= 1 << over;
+        }
+        let is_region = |r: u64| {
+            jumps.iter().all(|&[from, over, to]| {
+                r >> over & 1 == 0 || r >> from & 1 == 1 || r >> to & 1 == 1
+            })
+        };
+        let mut found: Vec<u64> = Vec::new();
+        let mut layer: FxHashSet<u64> = (0..cells).map(|c| 1u64 << c).collect();
+        for _ in 0..MOST_HOLES {
+            let mut sorted: Vec<u64> = layer.iter().copied().collect();
+            sorted.sort_unstable();
+            for &r in &sorted {
+                // Minimal: no smaller region found inside it.
+                if is_region(r) && !found.iter().any(|&f| f & !r == 0) {
+                    found.push(r);
+                }
+            }
+            let mut next = FxHashSet::default();
+            for r in sorted {
+                let mut border = (0..cells)
+                    .filter(|&c| r >> c & 1 == 1)
+                    .fold(0u64, |b, c| b | near[c])
+                    & !r;
+                while border != 0 {
+                    let c = border.trailing_zeros();
+                    border &= border - 1;
+                    next.insert(r | 1 << c);
+                }
+            }
+            layer = next;
+        }
+        found
+    }
+
+    /// The most disjoint regions among `candidates` (searched exhaustively
+    /// within [`PACKING_BUDGET`] branches), with the boards at the far end of
+    /// the bound: the targets for [`Regions::ahead`], the starts for
+    /// [`Regions::behind`].
+    pub fn pack(candidates: &[u64], ends: &[u64]) -> Regions {
+        let mut best = Vec::new();
+        let mut chosen = Vec::new();
+        let mut budget = PACKING_BUDGET;
+        pack_from(candidates, 0, &mut chosen, &mut best, &mut budget);
+        best.sort_unstable();
+        let mut regions = Regions {
+            masks: best,
+            ends: Vec::new(),
+        };
+        let mut ends: Vec<u64> = ends.iter().map(|&e| regions.filled(e)).collect();
+        ends.sort_unstable();
+        ends.dedup();
+        regions.ends = ends;
+        regions
+    }
+
+    /// The number of regions.
+    pub fn len(&self) -> usize {
+        self.masks.len()
+    }
+
+    /// The regions `position` fills, as a set of region indices.
+    #[inline]
+    fn filled(&self, position: u64) -> u64 {
+        self.masks
+            .iter()
+            .enumerate()
+            .filter(|&(_, &r)| position & r == r)
+            .fold(0, |set, (i, _)| set | 1 << i)
+    }
+
+    /// A lower bound on the moves from `position` to the nearest target: the
+    /// regions it fills that the target does not.
+    #[inline]
+    pub fn ahead(&self, position: u64) -> u32 {
+        let full = self.filled(position);
+        let least = self.ends.iter().map(|&t| (full & !t).count_ones()).min();
+        least.unwrap_or(0)
+    }
+
+    /// A lower bound on the moves to `position` from the nearest start: the
+    /// regions the start fills that `position` does not.
+    #[inline]
+    pub fn behind(&self, position: u64) -> u32 {
+        let full = self.filled(position);
+        let least = self.ends.iter().map(|&s| (s & !full).count_ones()).min();
+        least.unwrap_or(0)
+    }
+}
+
+/// Packs the candidates not yet used: the lowest hole any remaining
+/// candidate covers is either in one of them or in none.
+fn pack_from(
+    candidates: &[u64],
+    used: u64,
+    chosen: &mut Vec<u64>,
+    best: &mut Vec<u64>,
+    budget: &mut u64,
+) {
+    if *budget == 0 {
+        return;
+    }
+    *budget -= 1;
+    let open: Vec<u64> = candidates
+        .iter()
+        .copied()
+        .filter(|&r| r & used == 0)
+        .collect();
+    if chosen.len() > best.len() {
+        *best = chosen.clone();
+    }
+    let Some(cell) = open.iter().map(|r| r.trailing_zeros()).min() else {
+        return;
+    };
+    // At most one more region per hole still open.
+    let holes = open.iter().fold(0u64, |a, &r| a | r).count_ones() as usize;
+    if chosen.len() + holes <= best.len() {
+        return;
+    }
+    for &r in open.iter().filter(|&&r| r >> cell & 1 == 1) {
+        chosen.push(r);
+        pack_from(&open, used | r, chosen, best, budget);
+        chosen.pop();
+    }
+    pack_from(&open, used | 1 << cell, chosen, best, budget);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The jumps of a row of `n` holes.
+    fn row(n: usize) -> Vec<[usize; 3]> {
+        (0..n.saturating_sub(2))
+            .flat_map(|i| [[i, i + 1, i + 2], [i + 2, i + 1, i]])
+            .collect()
+    }
+
+    #[test]
+    fn a_row_has_its_ends_and_pairs_as_regions() {
+        let candidates = Regions::candidates(5, &row(5));
+        // The ends, and any two neighbours (a jump over one of them comes from or lands on the other).
+        assert!(candidates.contains(&0b00001));
+        assert!(candidates.contains(&0b10000));
+        assert!(candidates.contains(&0b00110));
+        assert!(!candidates.contains(&0b00100));
+        // Ahead of the full row, to one peg on hole 4: the regions the row fills and the target does not.
+        let packed = Regions::pack(&candidates, &[0b10000]);
+        // 0, 1-2 (or 2-3), 4: three disjoint regions.
+        assert_eq!(packed.len(), 3);
+        assert_eq!(packed.ahead(0b11111), 2);
+        assert_eq!(packed.ahead(0b10000), 0);
+        // Behind one peg on hole 2, from the row full but hole 0.
+        let packed = Regions::pack(&candidates, &[0b11110]);
+        assert_eq!(packed.behind(0b00100), 2);
+        assert_eq!(packed.behind(0b11110), 0);
+    }
+
+    #[test]
+    fn every_region_is_closed_to_jumps_from_outside() {
+        let jumps = row(7);
+        for r in Regions::candidates(7, &jumps) {
+            for &[from, over, to] in &jumps {
+                if r >> over & 1 == 1 {
+                    assert!(r >> from & 1 == 1 || r >> to & 1 == 1, "{r:b}");
+                }
+            }
+        }
+    }
+}
