@@ -15,12 +15,14 @@
 //! A search has a bound `L` and keeps a position only when its level and a
 //! lower bound on the moves still needed come to at most `L`: ahead, the
 //! Merson regions (`merson.rs`) it fills and the nearest target does
-//! not; behind, those the start fills and it does not. Every position of a
-//! solution of at most `L` moves that has the fewest passes at its own
+//! not; behind, those the start fills and it does not. When a fewest-moves
+//! solution has at most `L` moves, every position of it passes at its own
 //! level, so when forward levels `0..=a` and backward levels `0..=b` with
 //! `a + b >= L` show no meeting, no solution has `L` moves or fewer. The
-//! bound starts at the regions the start fills and grows by one; the first
-//! meeting is the answer. The forward levels are shared; each target (one
+//! bound starts at the regions the start fills and grows by one; a meeting
+//! within it is the answer. The search that finds none grows one level more,
+//! where a meeting one move past the bound is the answer once every target
+//! shows none within it. The forward levels are shared; each target (one
 //! per orbit under the start's symmetries, and only those in the start's
 //! position class) is searched back from on its own, because backward levels
 //! from many targets at once grow far faster than from one. A known solution
@@ -326,9 +328,9 @@ impl<'a> Side<'a> {
     }
 
     /// Adds the next level (only the positions the side's bound keeps), on
-    /// rayon's threads: parents a chunk at a time, so
-    /// that their successors (most of them found many times) stay bounded
-    /// before they are deduplicated. Refused when what is held beside
+    /// rayon's threads: parents a chunk at a time, so that their successors
+    /// (most of them found many times) stay bounded before they are
+    /// deduplicated. Refused when what is held beside
     /// `other_bytes` would pass `max_memory`, before a chunk is expanded.
     fn grow(&mut self, jumps: &Jumps, other_bytes: u64, max_memory: u64) -> Result<()> {
         let canon: &dyn Canon = self.group;
@@ -547,10 +549,11 @@ impl<'a> Bounded<'a> {
     /// smaller bounds found none within `bound - 1`. `proved` is what they
     /// showed.
     ///
-    /// Every meeting within `bound` is an answer at once. Past the bound, the
-    /// first target's levels grow one more level (Barker and Korf's way to
-    /// skip the last iteration): a meeting there has `bound + 1` moves, and
-    /// is the answer once every target's levels show nothing within `bound`.
+    /// Every meeting within `bound` is an answer at once. Past the bound, each
+    /// target's levels grow one more level until one meets there (Barker and
+    /// Korf's way to skip the last iteration): that meeting has `bound + 1`
+    /// moves, and is the answer once every target's levels show nothing
+    /// within `bound`.
     /// It is usually found, since few positions of a solution have no slack
     /// in the regions' bound; when it is not, the next bound searches again.
     fn run(&self, bound: u32, proved: &Levels) -> Result<Search<'a>> {
