@@ -367,6 +367,33 @@ fn triangle_of_side_7_takes_bells_fewest_moves() {
     assert_eq!(found, expected);
 }
 
+/// Side 8 from the vacancies the search settles in seconds (README's table): 13 moves, the
+/// board's fewest (A127500), from holes 2, 4 and 7, and 14 from the corner.
+#[test]
+fn triangle_of_side_8_takes_13_moves_from_three_vacancies_and_14_from_a_corner() {
+    let puzzle = triangle(8);
+    let program = puzzle.compile().unwrap();
+    for (vacancy, fewest) in [(2, 13), (4, 13), (7, 13), (1, 14)] {
+        let board = puzzle
+            .read_board(&format!("full but {vacancy}"), "<test>")
+            .unwrap()
+            .state;
+        let Outcome::Solved(found) = pegflip::solve(&program, &board, &puzzle.limits).unwrap()
+        else {
+            panic!("vacancy {vacancy}: no solution");
+        };
+        let chains = found.chains.unwrap();
+        assert_eq!(chains.lengths.len(), fewest, "vacancy {vacancy}");
+        // Proved by a search that found nothing within one move less, or by the regions alone.
+        let levels = &chains.levels;
+        let fewest = fewest as u32;
+        assert!(
+            levels.none_within == Some(fewest - 1) || levels.lower == fewest,
+            "vacancy {vacancy}: {levels:?}"
+        );
+    }
+}
+
 /// `states --histogram` under the moves metric: levels forward from a start and back from
 /// the goal, each to the end, against plain searches over every position of small boards.
 #[test]
