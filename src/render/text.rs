@@ -149,11 +149,16 @@ fn write_chains(
             levels.forward.len().saturating_sub(1),
             levels.backward.len().saturating_sub(1),
         ),
-        None => format!(
-            "no solution has fewer: {} Merson regions are full at the start and not at the \
-             end, and each needs a move of its own",
-            levels.lower
-        ),
+        None => match levels.lower {
+            0 => "the start is a target".to_string(),
+            1 => "no solution has fewer: 1 Merson region is full at the start and not at the \
+                  end, and it needs a move of its own"
+                .to_string(),
+            n => format!(
+                "no solution has fewer: {n} Merson regions are full at the start and not at \
+                 the end, and each needs a move of its own"
+            ),
+        },
     };
     writeln!(
         out,
