@@ -8,8 +8,9 @@
 //! distinct moves: from a position, the moves to a target are at least the
 //! regions full in the position but not in the target; to a position from a
 //! start, at least the regions full in the start but not in the position.
-//! This is the bound Barker and Korf use (AAAI 2012); the corners of a board,
-//! holes no jump passes over, are regions of one hole.
+//! Barker and Korf (AAAI 2012) combine this bound with others (from corners
+//! and peg types); here it is the only one. The corners of a board, holes no
+//! jump passes over, are regions of one hole.
 
 use rustc_hash::FxHashSet;
 
