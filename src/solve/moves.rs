@@ -382,11 +382,16 @@ impl<'a> Side<'a> {
                 .collect();
             found.par_sort_unstable();
             found.dedup();
-            for t in found {
-                if let std::collections::hash_map::Entry::Vacant(slot) = self.level_of.entry(t) {
-                    slot.insert(depth);
-                    next.push(t);
-                }
+            // Most successors were found at an earlier level: they are looked up in
+            // parallel, and only the new ones are inserted, one thread at a time.
+            let known = &self.level_of;
+            let fresh: Vec<u64> = found
+                .into_par_iter()
+                .filter(|t| !known.contains_key(t))
+                .collect();
+            for t in fresh {
+                self.level_of.insert(t, depth);
+                next.push(t);
             }
         }
         self.sizes.push(next.len() as u64);
