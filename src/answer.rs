@@ -77,7 +77,8 @@ pub struct Step {
 /// lower bound, and the bounded search that found nothing shorter.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LevelSizes {
-    /// The disjoint Merson regions the bound counts.
+    /// The disjoint Merson regions packed once for the board; the bound on a
+    /// position counts these or a packing of its own, whichever counts more.
     #[serde(default)]
     pub regions: usize,
     /// The regions full in the start and not in the nearest target: every

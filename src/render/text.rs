@@ -142,9 +142,10 @@ fn write_chains(
     let proof = match levels.none_within {
         Some(bound) => format!(
             "no solution has {bound} moves or fewer: levels by moves bounded by {bound} (a \
-             position is kept only if its level plus a lower bound from {} Merson regions on \
-             the moves left is at most {bound}) searched forward to {} and backward \
-             to{back_to} {}{per_target}, and no meeting has {bound} moves or fewer",
+             position is kept only if its level plus a lower bound on the moves left from \
+             disjoint Merson regions, the board's {} or its own, is at most {bound}) searched \
+             forward to {} and backward to{back_to} {}{per_target}, and no meeting has {bound} \
+             moves or fewer",
             levels.regions,
             levels.forward.len().saturating_sub(1),
             levels.backward.len().saturating_sub(1),

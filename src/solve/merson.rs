@@ -11,6 +11,14 @@
 //! Barker and Korf (AAAI 2012) combine this bound with others (from corners
 //! and peg types); here it is the only one. The corners of a board, holes no
 //! jump passes over, are regions of one hole.
+//!
+//! Any family of disjoint regions gives a bound, so each position gets the
+//! better of two: the most disjoint regions packed once for the board, and a
+//! packing of its own, taken greedily (smallest regions first) among the
+//! regions that count for it. The first is the stronger near the ends, where
+//! most regions are full; the second in mid-game, where the regions the
+//! board's packing holds have been opened but others overlapping them are
+//! still full.
 
 use rustc_hash::FxHashSet;
 
@@ -29,6 +37,10 @@ pub(crate) struct Regions {
     /// Per end (deduplicated), the regions it fills, as a set of region
     /// indices.
     ends: Vec<u64>,
+    /// The candidates no end fills (for the bound ahead), smallest first.
+    open_at_ends: Vec<u64>,
+    /// The candidates every end fills (for the bound behind), smallest first.
+    full_at_ends: Vec<u64>,
 }
 
 impl Regions {
@@ -84,9 +96,23 @@ impl Regions {
         let mut budget = PACKING_BUDGET;
         pack_from(candidates, 0, &mut chosen, &mut best, &mut budget);
         best.sort_unstable();
+        let mut by_size = candidates.to_vec();
+        by_size.sort_unstable_by_key(|&r| (r.count_ones(), r));
+        let open_at_ends = by_size
+            .iter()
+            .copied()
+            .filter(|&r| ends.iter().all(|&e| e & r != r))
+            .collect();
+        let full_at_ends = by_size
+            .iter()
+            .copied()
+            .filter(|&r| ends.iter().all(|&e| e & r == r))
+            .collect();
         let mut regions = Regions {
             masks: best,
             ends: Vec::new(),
+            open_at_ends,
+            full_at_ends,
         };
         let mut ends: Vec<u64> = ends.iter().map(|&e| regions.filled(e)).collect();
         ends.sort_unstable();
@@ -111,22 +137,42 @@ impl Regions {
     }
 
     /// A lower bound on the moves from `position` to the nearest target: the
-    /// regions it fills that the target does not.
+    /// regions it fills that the target does not, packed once for the board
+    /// or greedily for this position (among those no target fills),
+    /// whichever counts more.
     #[inline]
     pub fn ahead(&self, position: u64) -> u32 {
         let full = self.filled(position);
         let least = self.ends.iter().map(|&t| (full & !t).count_ones()).min();
-        least.unwrap_or(0)
+        let packed = greedy(&self.open_at_ends, |r| position & r == r);
+        least.unwrap_or(0).max(packed)
     }
 
     /// A lower bound on the moves to `position` from the nearest start: the
-    /// regions the start fills that `position` does not.
+    /// regions the start fills that `position` does not, packed once for the
+    /// board or greedily for this position (among those every start fills),
+    /// whichever counts more.
     #[inline]
     pub fn behind(&self, position: u64) -> u32 {
         let full = self.filled(position);
         let least = self.ends.iter().map(|&s| (s & !full).count_ones()).min();
-        least.unwrap_or(0)
+        let packed = greedy(&self.full_at_ends, |r| position & r != r);
+        least.unwrap_or(0).max(packed)
     }
+}
+
+/// Disjoint regions among `pool` that `counts`, taken greedily in order.
+#[inline]
+fn greedy(pool: &[u64], counts: impl Fn(u64) -> bool) -> u32 {
+    let mut used = 0u64;
+    let mut n = 0;
+    for &r in pool {
+        if r & used == 0 && counts(r) {
+            used |= r;
+            n += 1;
+        }
+    }
+    n
 }
 
 /// Packs the candidates not yet used: the lowest hole any remaining
@@ -195,6 +241,21 @@ mod tests {
         let packed = Regions::pack(&candidates, &[0b11110]);
         assert_eq!(packed.behind(0b00100), 2);
         assert_eq!(packed.behind(0b11110), 0);
+    }
+
+    #[test]
+    fn a_position_packs_regions_of_its_own() {
+        let candidates = Regions::candidates(5, &row(5));
+        let packed = Regions::pack(&candidates, &[0b10000]);
+        // The board's packing holds one of the pairs 1-2 and 2-3; a position that
+        // fills only the other still counts it.
+        assert_eq!(packed.ahead(0b00110), 1);
+        assert_eq!(packed.ahead(0b01100), 1);
+        // Behind, from the full row: a position that has opened only one of
+        // the pairs took a move to open it, whichever the board's packing holds.
+        let packed = Regions::pack(&candidates, &[0b11111]);
+        assert_eq!(packed.behind(0b10111), 1);
+        assert_eq!(packed.behind(0b11101), 1);
     }
 
     #[test]

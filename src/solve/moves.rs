@@ -102,7 +102,8 @@ pub struct Levels {
     /// The symmetries backward positions are taken up to: those that fix the
     /// target (with several targets, the fewest any of them has).
     pub backward_symmetries: usize,
-    /// The disjoint Merson regions the bound ahead of a position counts.
+    /// The disjoint Merson regions packed once for the board; the bound on a
+    /// position counts these or a packing of its own, whichever counts more.
     pub regions: usize,
     /// The regions full in the start and not in the nearest target: every
     /// solution has at least this many moves.
