@@ -258,11 +258,83 @@ impl Jumps {
     }
 }
 
+/// Bits of a position's mix that choose its shard of a [`LevelMap`].
+const SHARD_BITS: u32 = 12;
+
+/// A bijective mix of a position's bits (an odd multiplier), whose top bits
+/// choose its shard.
+#[inline]
+fn mix(position: u64) -> u64 {
+    position.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The level of each position a side has reached, in shards chosen by the
+/// position's mix. A batch sorted by mix visits the shards in order, so its
+/// look-ups and inserts touch one shard (a 4096th of the map) at a time; the
+/// shards take their inserts on every thread at once, and each doubles on its
+/// own.
+struct LevelMap {
+    shards: Vec<FxHashMap<u64, u32>>,
+}
+
+impl LevelMap {
+    fn new() -> LevelMap {
+        LevelMap {
+            shards: (0..1 << SHARD_BITS).map(|_| FxHashMap::default()).collect(),
+        }
+    }
+
+    #[inline]
+    fn shard(position: u64) -> usize {
+        (mix(position) >> (64 - SHARD_BITS)) as usize
+    }
+
+    #[inline]
+    fn get(&self, position: u64) -> Option<u32> {
+        self.shards[Self::shard(position)].get(&position).copied()
+    }
+
+    /// Slots held, over every shard.
+    fn capacity(&self) -> usize {
+        self.shards.iter().map(|m| m.capacity()).sum()
+    }
+
+    /// The slots the map would add if `new` more positions came: each shard
+    /// that could fill up (taking twice its share of them, as a hash spreads
+    /// them) doubles. A shard frees its old table once it has moved into the
+    /// new one, so the old tables are not counted.
+    fn growth(&self, new: usize) -> usize {
+        let share = 2 * new.div_ceil(self.shards.len());
+        self.shards
+            .iter()
+            .filter(|m| m.len() + share > m.capacity())
+            .map(|m| m.capacity().max(share))
+            .sum()
+    }
+
+    /// Gives `level` to each of `fresh` (positions not in the map yet, sorted
+    /// by [`mix`]), shard by shard on rayon's threads.
+    fn insert_sorted(&mut self, fresh: &[u64], level: u32) {
+        let mut runs: Vec<&[u64]> = Vec::with_capacity(self.shards.len());
+        let mut rest = fresh;
+        for shard in 0..self.shards.len() {
+            let n = rest.partition_point(|&p| Self::shard(p) == shard);
+            let (run, tail) = rest.split_at(n);
+            runs.push(run);
+            rest = tail;
+        }
+        self.shards
+            .par_iter_mut()
+            .zip(runs)
+            .for_each(|(map, run)| map.extend(run.iter().map(|&p| (p, level))));
+    }
+}
+
 /// One direction's levels (forward from the start, or backward from one
 /// target): each position's level, and the last level, up to the side's
 /// own symmetries.
 struct Side<'a> {
-    level_of: FxHashMap<u64, u32>,
+    level_of: LevelMap,
     last: Vec<u64>,
     sizes: Vec<u64>,
     forward: bool,
@@ -300,9 +372,10 @@ impl<'a> Side<'a> {
         prune: Option<Prune<'a>>,
     ) -> Side<'a> {
         let mut sources: Vec<u64> = sources.iter().map(|&s| group.canon(s)).collect();
-        sources.sort_unstable();
+        sources.sort_unstable_by_key(|&s| mix(s));
         sources.dedup();
-        let level_of = sources.iter().map(|&s| (s, 0)).collect();
+        let mut level_of = LevelMap::new();
+        level_of.insert_sorted(&sources, 0);
         Side {
             level_of,
             sizes: vec![sources.len() as u64],
@@ -315,7 +388,7 @@ impl<'a> Side<'a> {
 
     /// The level of a position (any image of it), if it has one yet.
     fn level(&self, position: u64) -> Option<u32> {
-        self.level_of.get(&self.group.canon(position)).copied()
+        self.level_of.get(self.group.canon(position))
     }
 
     fn depth(&self) -> u32 {
@@ -339,9 +412,10 @@ impl<'a> Side<'a> {
         let mut next: Vec<u64> = Vec::new();
         let last = std::mem::take(&mut self.last);
         for chunk in last.chunks(CHUNK) {
-            // The chunk's successors, then room for the map to double if they are new.
-            let buffered = chunk.len() as u64 * SUCCESSORS_PER_PARENT * 8;
-            let growth = self.level_of.capacity().max(chunk.len()) as u64 * MAP_SLOT_BYTES * 2;
+            // The chunk's successors, then room for the map's shards that they could fill.
+            let successors = chunk.len() * SUCCESSORS_PER_PARENT as usize;
+            let buffered = successors as u64 * 8;
+            let growth = self.level_of.growth(successors) as u64 * MAP_SLOT_BYTES;
             let held = other_bytes
                 + self.bytes()
                 + last.len() as u64 * 8
@@ -381,19 +455,18 @@ impl<'a> Side<'a> {
                     out
                 })
                 .collect();
-            found.par_sort_unstable();
+            // Sorted by mix (a bijection, so equal positions still meet), the
+            // successors visit the level map's shards in order.
+            found.par_sort_unstable_by_key(|&t| mix(t));
             found.dedup();
-            // Most successors were found at an earlier level: they are looked up in
-            // parallel, and only the new ones are inserted, one thread at a time.
+            // Most successors were found at an earlier level: only the new ones are kept.
             let known = &self.level_of;
             let fresh: Vec<u64> = found
                 .into_par_iter()
-                .filter(|t| !known.contains_key(t))
+                .filter(|&t| known.get(t).is_none())
                 .collect();
-            for t in fresh {
-                self.level_of.insert(t, depth);
-                next.push(t);
-            }
+            self.level_of.insert_sorted(&fresh, depth);
+            next.extend(fresh);
         }
         self.sizes.push(next.len() as u64);
         self.last = next;
@@ -811,4 +884,33 @@ pub fn histogram(
         depth += 1;
     }
     Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_level_map_finds_what_it_was_given_in_every_shard() {
+        let mut map = LevelMap::new();
+        // Enough positions that every shard gets some, and the extremes.
+        let mut batch: Vec<u64> = (0..50_000u64).map(|i| i * 7919).chain([u64::MAX]).collect();
+        batch.sort_unstable_by_key(|&p| mix(p));
+        let (first, second) = batch.split_at(20_000);
+        map.insert_sorted(first, 3);
+        map.insert_sorted(second, 4);
+        assert!(map.shards.iter().all(|s| !s.is_empty()));
+        for &p in first {
+            assert_eq!(map.get(p), Some(3));
+        }
+        for &p in second {
+            assert_eq!(map.get(p), Some(4));
+        }
+        assert_eq!(map.get(1), None);
+        assert!(map.capacity() >= batch.len());
+        // Nothing more to come needs no room; enough to fill every shard needs them all doubled.
+        assert_eq!(map.growth(0), 0);
+        assert!(map.growth(2 * map.capacity()) >= map.capacity());
+        assert_eq!(LevelMap::new().growth(0), 0);
+    }
 }
