@@ -299,23 +299,9 @@ impl LevelMap {
         self.shards.iter().map(|m| m.capacity()).sum()
     }
 
-    /// The slots the map would add if `new` more positions came: each shard
-    /// that could fill up (taking twice its share of them, as a hash spreads
-    /// them) doubles. A shard frees its old table once it has moved into the
-    /// new one, so the old tables are not counted.
-    fn growth(&self, new: usize) -> usize {
-        let share = 2 * new.div_ceil(self.shards.len());
-        self.shards
-            .iter()
-            .filter(|m| m.len() + share > m.capacity())
-            .map(|m| m.capacity().max(share))
-            .sum()
-    }
-
-    /// Gives `level` to each of `fresh` (positions not in the map yet, sorted
-    /// by [`mix`]), shard by shard on rayon's threads.
-    fn insert_sorted(&mut self, fresh: &[u64], level: u32) {
-        let mut runs: Vec<&[u64]> = Vec::with_capacity(self.shards.len());
+    /// `fresh` (sorted by [`mix`]) cut into one run per shard.
+    fn runs<'f>(&self, fresh: &'f [u64]) -> Vec<&'f [u64]> {
+        let mut runs = Vec::with_capacity(self.shards.len());
         let mut rest = fresh;
         for shard in 0..self.shards.len() {
             let n = rest.partition_point(|&p| Self::shard(p) == shard);
@@ -323,6 +309,26 @@ impl LevelMap {
             runs.push(run);
             rest = tail;
         }
+        runs
+    }
+
+    /// The slots the shards that `fresh` (sorted by [`mix`]) fills past their
+    /// capacity take once they have grown (at least doubled). A shard frees its
+    /// old table once it has moved into the new one, so the old tables are not
+    /// counted.
+    fn growth(&self, fresh: &[u64]) -> usize {
+        self.shards
+            .iter()
+            .zip(self.runs(fresh))
+            .filter(|(m, run)| m.len() + run.len() > m.capacity())
+            .map(|(m, run)| (2 * m.capacity()).max(m.len() + run.len()))
+            .sum()
+    }
+
+    /// Gives `level` to each of `fresh` (positions not in the map yet, sorted
+    /// by [`mix`]), shard by shard on rayon's threads.
+    fn insert_sorted(&mut self, fresh: &[u64], level: u32) {
+        let runs = self.runs(fresh);
         self.shards
             .par_iter_mut()
             .zip(runs)
@@ -412,27 +418,25 @@ impl<'a> Side<'a> {
         let mut next: Vec<u64> = Vec::new();
         let last = std::mem::take(&mut self.last);
         for chunk in last.chunks(CHUNK) {
-            // The chunk's successors, then room for the map's shards that they could fill.
-            let successors = chunk.len() * SUCCESSORS_PER_PARENT as usize;
-            let buffered = successors as u64 * 8;
-            let growth = self.level_of.growth(successors) as u64 * MAP_SLOT_BYTES;
-            let held = other_bytes
-                + self.bytes()
-                + last.len() as u64 * 8
-                + next.capacity() as u64 * 8
-                + buffered
-                + growth;
-            if held > max_memory {
-                return Err(Error::Limit {
+            // What is held, and the chunk's successors buffered; once the new ones are
+            // known, the room the map's shards take to hold them instead.
+            let held =
+                other_bytes + self.bytes() + last.len() as u64 * 8 + next.capacity() as u64 * 8;
+            let room = |extra: u64| {
+                if held + extra <= max_memory {
+                    return Ok(());
+                }
+                Err(Error::Limit {
                     what: "the memory of the move levels searched so far, and the next chunk \
                            (estimated)"
                         .into(),
                     name: "max-memory",
-                    value: u128::from(held),
+                    value: u128::from(held + extra),
                     limit: u128::from(max_memory),
                     hint: "raise --max-memory if the machine has room".into(),
-                });
-            }
+                })
+            };
+            room(chunk.len() as u64 * SUCCESSORS_PER_PARENT * 8)?;
             let mut found: Vec<u64> = chunk
                 .par_chunks(256)
                 .flat_map_iter(|part| {
@@ -465,6 +469,7 @@ impl<'a> Side<'a> {
                 .into_par_iter()
                 .filter(|&t| known.get(t).is_none())
                 .collect();
+            room(fresh.len() as u64 * 8 + self.level_of.growth(&fresh) as u64 * MAP_SLOT_BYTES)?;
             self.level_of.insert_sorted(&fresh, depth);
             next.extend(fresh);
         }
@@ -909,8 +914,12 @@ mod tests {
         assert_eq!(map.get(1), None);
         assert!(map.capacity() >= batch.len());
         // Nothing more to come needs no room; enough to fill every shard needs them all doubled.
-        assert_eq!(map.growth(0), 0);
-        assert!(map.growth(2 * map.capacity()) >= map.capacity());
-        assert_eq!(LevelMap::new().growth(0), 0);
+        assert_eq!(map.growth(&[]), 0);
+        let mut more: Vec<u64> = (1..=2 * map.capacity() as u64)
+            .map(|i| i * 7919 + 1)
+            .collect();
+        more.sort_unstable_by_key(|&p| mix(p));
+        assert!(map.growth(&more) >= 2 * map.capacity());
+        assert_eq!(LevelMap::new().growth(&[]), 0);
     }
 }
