@@ -30,7 +30,11 @@
 //!
 //! One level grows at a time, on the side with less work to do: a level's
 //! parents, counted once forward (its levels serve every target still to
-//! search) and once per target still to search backward.
+//! search) and once per target still to search backward. The level that
+//! brings the two sides' depths to what the search needs is checked for
+//! meetings and counted, but not entered in the map of earlier levels
+//! (forward, only when no target is left to search after this one): nothing
+//! looks it up, and it is usually the largest.
 //!
 //! The solution itself is rebuilt from the levels: from the meeting position,
 //! a chain back into the previous forward level, and so on to the start (the
@@ -38,7 +42,6 @@
 //! chain on into the next backward level, to a target.
 
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
 
 use crate::enumerate::layers::Canon;
 use crate::enumerate::symmetry::Symmetries;
@@ -47,11 +50,6 @@ use crate::limits::Limits;
 use crate::program::{Goal, MoveKind, Program};
 use crate::solve::merson::Regions;
 use crate::solve::search::Masks;
-
-/// The bytes a level map takes per position of its capacity: a slot of a key,
-/// a level and padding (16 bytes), a control byte, and the free slots a hash
-/// table keeps (an eighth).
-const MAP_SLOT_BYTES: u64 = 20;
 
 /// Parents expanded at a time while a level grows.
 const CHUNK: usize = 1 << 18;
@@ -258,81 +256,92 @@ impl Jumps {
     }
 }
 
-/// Bits of a position's mix that choose its shard of a [`LevelMap`].
-const SHARD_BITS: u32 = 12;
-
-/// A bijective mix of a position's bits (an odd multiplier), whose top bits
-/// choose its shard.
+/// A bijective mix of a position's bits (an odd multiplier): positions in
+/// the order of their mix are spread evenly over its range.
 #[inline]
 fn mix(position: u64) -> u64 {
     position.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-/// The level of each position a side has reached, in shards chosen by the
-/// position's mix. A batch sorted by mix visits the shards in order, so its
-/// look-ups and inserts touch one shard (a 4096th of the map) at a time; the
-/// shards take their inserts on every thread at once, and each doubles on its
-/// own.
+/// The level of each position a side has reached: the positions' mixes in
+/// one sorted array, each with its level (9 bytes a position), and an index
+/// of where each range of top bits of the mix begins. A look-up reads the
+/// index and searches a bucket of a few dozen keys; a level goes in at once,
+/// merged in place from the back.
 struct LevelMap {
-    shards: Vec<FxHashMap<u64, u32>>,
+    keys: Vec<u64>,
+    levels: Vec<u8>,
+    /// `index[b]` is the first key whose top `bits` bits are at least `b`.
+    index: Vec<usize>,
+    bits: u32,
 }
 
 impl LevelMap {
     fn new() -> LevelMap {
         LevelMap {
-            shards: (0..1 << SHARD_BITS).map(|_| FxHashMap::default()).collect(),
+            keys: Vec::new(),
+            levels: Vec::new(),
+            index: vec![0, 0],
+            bits: 0,
         }
-    }
-
-    #[inline]
-    fn shard(position: u64) -> usize {
-        (mix(position) >> (64 - SHARD_BITS)) as usize
     }
 
     #[inline]
     fn get(&self, position: u64) -> Option<u32> {
-        self.shards[Self::shard(position)].get(&position).copied()
+        let key = mix(position);
+        let bucket = key.checked_shr(64 - self.bits).unwrap_or(0) as usize;
+        let (from, to) = (self.index[bucket], self.index[bucket + 1]);
+        let at = self.keys[from..to].binary_search(&key).ok()?;
+        Some(u32::from(self.levels[from + at]))
     }
 
-    /// Slots held, over every shard.
-    fn capacity(&self) -> usize {
-        self.shards.iter().map(|m| m.capacity()).sum()
+    /// The bytes held: keys, levels and the index.
+    fn bytes(&self) -> u64 {
+        (self.keys.capacity() * 9 + self.index.capacity() * 8) as u64
     }
 
-    /// `fresh` (sorted by [`mix`]) cut into one run per shard.
-    fn runs<'f>(&self, fresh: &'f [u64]) -> Vec<&'f [u64]> {
-        let mut runs = Vec::with_capacity(self.shards.len());
-        let mut rest = fresh;
-        for shard in 0..self.shards.len() {
-            let n = rest.partition_point(|&p| Self::shard(p) == shard);
-            let (run, tail) = rest.split_at(n);
-            runs.push(run);
-            rest = tail;
-        }
-        runs
-    }
-
-    /// The slots the shards that `fresh` (sorted by [`mix`]) fills past their
-    /// capacity take once they have grown (at least doubled). A shard frees its
-    /// old table once it has moved into the new one, so the old tables are not
-    /// counted.
-    fn growth(&self, fresh: &[u64]) -> usize {
-        self.shards
-            .iter()
-            .zip(self.runs(fresh))
-            .filter(|(m, run)| m.len() + run.len() > m.capacity())
-            .map(|(m, run)| (2 * m.capacity()).max(m.len() + run.len()))
-            .sum()
+    /// The bytes that `more` positions add.
+    fn bytes_for(more: usize) -> u64 {
+        more as u64 * 9
     }
 
     /// Gives `level` to each of `fresh` (positions not in the map yet, sorted
-    /// by [`mix`]), shard by shard on rayon's threads.
-    fn insert_sorted(&mut self, fresh: &[u64], level: u32) {
-        let runs = self.runs(fresh);
-        self.shards
-            .par_iter_mut()
-            .zip(runs)
-            .for_each(|(map, run)| map.extend(run.iter().map(|&p| (p, level))));
+    /// by [`mix`]): merged into the keys from the back, then the index made
+    /// again (a bucket holds 16 to 32 keys, up to 2^24 buckets).
+    fn insert_sorted(&mut self, fresh: &[u64], level: u8) {
+        let old = self.keys.len();
+        self.keys.reserve_exact(fresh.len());
+        self.levels.reserve_exact(fresh.len());
+        self.keys.resize(old + fresh.len(), 0);
+        self.levels.resize(old + fresh.len(), 0);
+        let (mut i, mut j) = (old, fresh.len());
+        while j > 0 {
+            let new = mix(fresh[j - 1]);
+            let w = i + j - 1;
+            if i > 0 && self.keys[i - 1] > new {
+                self.keys[w] = self.keys[i - 1];
+                self.levels[w] = self.levels[i - 1];
+                i -= 1;
+            } else {
+                self.keys[w] = new;
+                self.levels[w] = level;
+                j -= 1;
+            }
+        }
+        let len = self.keys.len();
+        self.bits = (usize::BITS - (len / 16).leading_zeros()).min(24);
+        let buckets = 1usize << self.bits;
+        self.index.clear();
+        self.index.reserve_exact(buckets + 1);
+        let mut at = 0;
+        for bucket in 0..buckets {
+            while at < len && self.keys[at].checked_shr(64 - self.bits).unwrap_or(0) < bucket as u64
+            {
+                at += 1;
+            }
+            self.index.push(at);
+        }
+        self.index.push(len);
     }
 }
 
@@ -346,6 +355,30 @@ struct Side<'a> {
     forward: bool,
     group: &'a Symmetries,
     prune: Option<Prune<'a>>,
+    /// Whether the last level is in the level map, so that the side can grow.
+    open: bool,
+}
+
+/// Deduplicates `next`, the positions of a level not kept, when `check`
+/// (that they fit) fails and they have grown by an eighth since they last
+/// were (`settled` of them), so that the sorting does not repeat for little;
+/// the check's answer after that, or its error when they have not grown.
+fn settle(
+    next: &mut Vec<u64>,
+    settled: &mut usize,
+    check: impl Fn(&Vec<u64>) -> Result<()>,
+) -> Result<()> {
+    let Err(e) = check(next) else {
+        return Ok(());
+    };
+    if next.len() - *settled < *settled / 8 {
+        return Err(e);
+    }
+    next.par_sort_unstable_by_key(|&t| mix(t));
+    next.dedup();
+    next.shrink_to_fit();
+    *settled = next.len();
+    check(next)
 }
 
 /// Which positions a bounded search keeps: those whose moves so far and the
@@ -389,6 +422,7 @@ impl<'a> Side<'a> {
             forward,
             group,
             prune,
+            open: true,
         }
     }
 
@@ -404,39 +438,68 @@ impl<'a> Side<'a> {
     /// The bytes this side holds: its level map (slots of a key and a
     /// level, with the table's control bytes) and its last level.
     fn bytes(&self) -> u64 {
-        self.level_of.capacity() as u64 * MAP_SLOT_BYTES + self.last.capacity() as u64 * 8
+        self.level_of.bytes() + self.last.capacity() as u64 * 8
     }
 
     /// Adds the next level (only the positions the side's bound keeps), on
     /// rayon's threads: parents a chunk at a time, so that their successors
     /// (most of them found many times) stay bounded before they are
-    /// deduplicated. Refused when what is held beside
-    /// `other_bytes` would pass `max_memory`, before a chunk is expanded.
-    fn grow(&mut self, jumps: &Jumps, other_bytes: u64, max_memory: u64) -> Result<()> {
+    /// deduplicated against the earlier levels. The new positions of all the
+    /// chunks are deduplicated among themselves at the end (or sooner, when
+    /// they would not fit), and go into the level map at once. Returns the
+    /// meeting `meets` finds among them with the fewest moves (the least
+    /// position among those).
+    ///
+    /// A level that is not `kept` (the side's last) is counted and checked
+    /// for meetings, but not entered in the level map: no look-up asks for
+    /// it, and the rebuilt solution needs only the levels before a meeting.
+    /// The side grows no further.
+    ///
+    /// Refused when what is held beside `other_bytes` would pass
+    /// `max_memory`, before a chunk is expanded.
+    fn grow(
+        &mut self,
+        jumps: &Jumps,
+        other_bytes: u64,
+        max_memory: u64,
+        kept: bool,
+        meets: &(dyn Fn(&[u64]) -> Option<Meeting> + Sync),
+    ) -> Result<Option<Meeting>> {
+        if !self.open {
+            return Err(Error::Internal(
+                "a side of the move levels grew past its last level".into(),
+            ));
+        }
         let canon: &dyn Canon = self.group;
         let depth = self.depth() + 1;
         let mut next: Vec<u64> = Vec::new();
+        // How many positions of `next` were deduplicated when it last was.
+        let mut settled = 0;
         let last = std::mem::take(&mut self.last);
+        // What is held beside `extra` bytes more must fit.
+        let fits = |held: u64, extra: u64| {
+            if held + extra <= max_memory {
+                return Ok(());
+            }
+            Err(Error::Limit {
+                what: "the memory of the move levels searched so far, and the next chunk \
+                       (estimated)"
+                    .into(),
+                name: "max-memory",
+                value: u128::from(held + extra),
+                limit: u128::from(max_memory),
+                hint: "raise --max-memory if the machine has room".into(),
+            })
+        };
+        let level = u8::try_from(depth)
+            .map_err(|_| Error::Internal(format!("a move level past 255: {depth}")))?;
+        // What is held: the level map, the parents, and the new positions so far.
+        let held = |next: &Vec<u64>| {
+            other_bytes + self.bytes() + last.len() as u64 * 8 + next.capacity() as u64 * 8
+        };
         for chunk in last.chunks(CHUNK) {
-            // What is held, and the chunk's successors buffered; once the new ones are
-            // known, the room the map's shards take to hold them instead.
-            let held =
-                other_bytes + self.bytes() + last.len() as u64 * 8 + next.capacity() as u64 * 8;
-            let room = |extra: u64| {
-                if held + extra <= max_memory {
-                    return Ok(());
-                }
-                Err(Error::Limit {
-                    what: "the memory of the move levels searched so far, and the next chunk \
-                           (estimated)"
-                        .into(),
-                    name: "max-memory",
-                    value: u128::from(held + extra),
-                    limit: u128::from(max_memory),
-                    hint: "raise --max-memory if the machine has room".into(),
-                })
-            };
-            room(chunk.len() as u64 * SUCCESSORS_PER_PARENT * 8)?;
+            let successors = chunk.len() as u64 * SUCCESSORS_PER_PARENT * 8;
+            settle(&mut next, &mut settled, |next| fits(held(next), successors))?;
             let mut found: Vec<u64> = chunk
                 .par_chunks(256)
                 .flat_map_iter(|part| {
@@ -460,7 +523,7 @@ impl<'a> Side<'a> {
                 })
                 .collect();
             // Sorted by mix (a bijection, so equal positions still meet), the
-            // successors visit the level map's shards in order.
+            // successors are looked up in the level map's order.
             found.par_sort_unstable_by_key(|&t| mix(t));
             found.dedup();
             // Most successors were found at an earlier level: only the new ones are kept.
@@ -469,13 +532,25 @@ impl<'a> Side<'a> {
                 .into_par_iter()
                 .filter(|&t| known.get(t).is_none())
                 .collect();
-            room(fresh.len() as u64 * 8 + self.level_of.growth(&fresh) as u64 * MAP_SLOT_BYTES)?;
-            self.level_of.insert_sorted(&fresh, depth);
+            // Found again by other chunks, the new positions are deduplicated at the end
+            // of the level, or sooner if they would not fit.
+            let extra = fresh.len() as u64 * 8;
+            settle(&mut next, &mut settled, |next| fits(held(next), extra))?;
             next.extend(fresh);
         }
+        next.par_sort_unstable_by_key(|&t| mix(t));
+        next.dedup();
+        if kept {
+            fits(held(&next), LevelMap::bytes_for(next.len()))?;
+            self.level_of.insert_sorted(&next, level);
+        } else {
+            self.open = false;
+        }
+        next.shrink_to_fit();
+        let met = meets(&next);
         self.sizes.push(next.len() as u64);
         self.last = next;
-        Ok(())
+        Ok(met)
     }
 }
 
@@ -672,24 +747,33 @@ impl<'a> Bounded<'a> {
                 // The work of a level is about its parents'; forward levels serve every
                 // target still to search, backward ones only this one.
                 if fore.last.len() as f64 <= back.last.len() as f64 * remaining {
-                    fore.grow(self.jumps, back.bytes(), budget).map_err(hint)?;
-                    let depth = fore.depth();
+                    let depth = fore.depth() + 1;
+                    // The forward levels are kept for the targets still to search.
+                    let kept = depth + b < reach || remaining > 1.0;
+                    let meets = |fresh: &[u64]| {
+                        fresh
+                            .par_iter()
+                            .filter_map(|&s| back.level(s).map(|g| (depth, g, s)))
+                            .min_by_key(order)
+                    };
                     found = fore
-                        .last
-                        .par_iter()
-                        .filter_map(|&s| back.level(s).map(|g| (depth, g, s)))
-                        .min_by_key(|&m| (total(m), m.2));
+                        .grow(self.jumps, back.bytes(), budget, kept, &meets)
+                        .map_err(hint)?;
                 } else {
-                    back.grow(self.jumps, fore.bytes(), budget).map_err(hint)?;
-                    let depth = back.depth();
+                    let depth = back.depth() + 1;
+                    let kept = a + depth < reach;
                     // A backward position stands for its orbit under the target's symmetries,
                     // which the forward levels do not share: every image is looked up.
+                    let meets = |fresh: &[u64]| {
+                        fresh
+                            .par_iter()
+                            .flat_map_iter(|&s| (0..group.len()).map(move |k| group.apply(k, s)))
+                            .filter_map(|image| fore.level(image).map(|f| (f, depth, image)))
+                            .min_by_key(order)
+                    };
                     found = back
-                        .last
-                        .par_iter()
-                        .flat_map_iter(|&s| (0..group.len()).map(move |k| group.apply(k, s)))
-                        .filter_map(|image| fore.level(image).map(|f| (f, depth, image)))
-                        .min_by_key(|&m| (total(m), m.2));
+                        .grow(self.jumps, fore.bytes(), budget, kept, &meets)
+                        .map_err(hint)?;
                 }
             }
             for (n, &size) in back.sizes.iter().enumerate() {
@@ -753,6 +837,11 @@ type Meeting = (u32, u32, u64);
 /// The moves of a solution through a meeting.
 fn total(meeting: Meeting) -> u32 {
     meeting.0 + meeting.1
+}
+
+/// Which of two meetings is taken: the fewer moves, then the lesser position.
+fn order(meeting: &Meeting) -> (u32, u64) {
+    (total(*meeting), meeting.2)
 }
 
 /// The span of the jumps' flips over GF(2), in echelon form: a position's
@@ -885,7 +974,7 @@ pub fn histogram(
         };
         summary.histogram.insert(depth, n);
         summary.count.add(n);
-        side.grow(&jumps, 0, limits.max_memory)?;
+        side.grow(&jumps, 0, limits.max_memory, true, &|_| None)?;
         depth += 1;
     }
     Ok(summary)
@@ -896,30 +985,73 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_level_map_finds_what_it_was_given_in_every_shard() {
+    fn a_level_map_finds_what_it_was_given() {
         let mut map = LevelMap::new();
-        // Enough positions that every shard gets some, and the extremes.
-        let mut batch: Vec<u64> = (0..50_000u64).map(|i| i * 7919).chain([u64::MAX]).collect();
-        batch.sort_unstable_by_key(|&p| mix(p));
-        let (first, second) = batch.split_at(20_000);
-        map.insert_sorted(first, 3);
-        map.insert_sorted(second, 4);
-        assert!(map.shards.iter().all(|s| !s.is_empty()));
-        for &p in first {
-            assert_eq!(map.get(p), Some(3));
-        }
-        for &p in second {
-            assert_eq!(map.get(p), Some(4));
-        }
-        assert_eq!(map.get(1), None);
-        assert!(map.capacity() >= batch.len());
-        // Nothing more to come needs no room; enough to fill every shard needs them all doubled.
-        assert_eq!(map.growth(&[]), 0);
-        let mut more: Vec<u64> = (1..=2 * map.capacity() as u64)
-            .map(|i| i * 7919 + 1)
+        assert_eq!(map.get(0), None);
+        // Enough positions for many buckets, and the extremes of the mix.
+        let mut batch: Vec<u64> = (0..50_000u64)
+            .map(|i| i * 7919)
+            .chain([u64::MAX, 1u64.wrapping_neg().wrapping_mul(0x7)])
             .collect();
-        more.sort_unstable_by_key(|&p| mix(p));
-        assert!(map.growth(&more) >= 2 * map.capacity());
-        assert_eq!(LevelMap::new().growth(&[]), 0);
+        batch.sort_unstable_by_key(|&p| mix(p));
+        batch.dedup();
+        let (first, second) = batch.split_at(20_000);
+        // The second level is merged in between the keys of the first.
+        let mut one: Vec<u64> = first.iter().step_by(2).copied().collect();
+        map.insert_sorted(&one, 3);
+        let two: Vec<u64> = first.iter().skip(1).step_by(2).copied().collect();
+        map.insert_sorted(&two, 4);
+        map.insert_sorted(second, 5);
+        assert!(map.keys.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(map.index.len(), (1 << map.bits) + 1);
+        assert!(map.bits > 8);
+        for (list, level) in [(&one, 3), (&two, 4), (&second.to_vec(), 5)] {
+            for &p in list {
+                assert_eq!(map.get(p), Some(level), "{p}");
+            }
+        }
+        for p in (0..50_000u64).map(|i| i * 7919 + 1) {
+            assert_eq!(map.get(p), None);
+        }
+        assert!(map.bytes() >= LevelMap::bytes_for(batch.len()));
+        one.clear();
+        map.insert_sorted(&one, 6);
+        assert_eq!(map.keys.len(), batch.len());
+    }
+
+    #[test]
+    fn the_last_level_is_deduplicated_only_when_it_would_not_fit() {
+        let fit = |most: usize| {
+            move |next: &Vec<u64>| {
+                if next.len() <= most {
+                    Ok(())
+                } else {
+                    Err(Error::Internal(format!("{} past {most}", next.len())))
+                }
+            }
+        };
+        // It fits: left as it is.
+        let mut next = vec![3, 1, 3, 2, 1];
+        let mut settled = 0;
+        settle(&mut next, &mut settled, fit(5)).unwrap();
+        assert_eq!((next.as_slice(), settled), ([3, 1, 3, 2, 1].as_slice(), 0));
+        // It does not: deduplicated, and then it fits.
+        let sorted = |next: &Vec<u64>| {
+            let mut v = next.clone();
+            v.sort_unstable();
+            v
+        };
+        settle(&mut next, &mut settled, fit(3)).unwrap();
+        assert_eq!((sorted(&next), settled), (vec![1, 2, 3], 3));
+        assert!(next.windows(2).all(|w| mix(w[0]) < mix(w[1])));
+        // Still too many once deduplicated: the check's error.
+        next.extend([4, 4, 5, 6]);
+        assert!(settle(&mut next, &mut settled, fit(4)).is_err());
+        assert_eq!((sorted(&next), settled), (vec![1, 2, 3, 4, 5, 6], 6));
+        // Grown by less than an eighth since: refused without sorting again.
+        let (mut next, mut settled) = ((0..16).collect::<Vec<u64>>(), 16);
+        next.push(15);
+        assert!(settle(&mut next, &mut settled, fit(16)).is_err());
+        assert_eq!((next.len(), settled), (17, 16));
     }
 }
