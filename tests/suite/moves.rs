@@ -381,7 +381,7 @@ fn triangle_of_side_8_takes_13_moves_from_three_vacancies_and_14_from_a_corner()
 }
 
 /// Side 8 from the vacancies that take minutes (README's table): 14 moves from holes 12, 13
-/// and 8, and 15 from hole 5. Ignored: about 9 minutes, and up to 4.7 GB (vacancy 5).
+/// and 8, and 15 from hole 5. Ignored: about 7 minutes, and up to 3.9 GB.
 #[test]
 #[ignore]
 fn triangle_of_side_8_takes_14_moves_from_vacancies_12_13_and_8_and_15_from_5() {
