@@ -266,7 +266,7 @@ fn mix(position: u64) -> u64 {
 /// The level of each position a side has reached: the positions' mixes in
 /// one sorted array, each with its level (9 bytes a position), and an index
 /// of where each range of top bits of the mix begins. A look-up reads the
-/// index and searches a bucket of a few dozen keys; a level goes in at once,
+/// index and searches a bucket of about 8 to 16 keys; a level goes in at once,
 /// merged in place from the back.
 struct LevelMap {
     keys: Vec<u64>,
@@ -307,7 +307,8 @@ impl LevelMap {
 
     /// Gives `level` to each of `fresh` (positions not in the map yet, sorted
     /// by [`mix`]): merged into the keys from the back, then the index made
-    /// again (a bucket holds 16 to 32 keys, up to 2^24 buckets).
+    /// again (a bucket holds 8 to 16 keys, up to 2^24 buckets; past 2^28
+    /// positions, more).
     fn insert_sorted(&mut self, fresh: &[u64], level: u8) {
         let old = self.keys.len();
         self.keys.reserve_exact(fresh.len());
@@ -359,7 +360,7 @@ struct Side<'a> {
     open: bool,
 }
 
-/// Deduplicates `next`, the positions of a level not kept, when `check`
+/// Deduplicates `next`, the new positions of a growing level, when `check`
 /// (that they fit) fails and they have grown by an eighth since they last
 /// were (`settled` of them), so that the sorting does not repeat for little;
 /// the check's answer after that, or its error when they have not grown.
