@@ -1,6 +1,7 @@
 //! Batch throughput: 1,000,000 seed-format boards through parse, answer table and output, and
 //! the other judge formats by the thousand.
 
+#[path = "support/boards.rs"]
 mod boards;
 
 use criterion::{Criterion, criterion_group, criterion_main};

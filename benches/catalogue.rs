@@ -2,8 +2,8 @@
 //! enumeration. French37 from c1 (about 10 s) is timed by command, in README.md.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pegflip::enumerate::{Request, enumerate};
 use pegflip::{Limits, Puzzle, solve};
+use pegflip::{Request, enumerate};
 
 fn load(name: &str) -> Puzzle {
     Puzzle::from_file(&format!("puzzles/{name}.toml")).unwrap()

@@ -3,7 +3,7 @@
 //! although the planner would chase it, to keep the dense engine's figure).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pegflip::solve::solve_linear;
+use pegflip::solve_linear;
 use pegflip::{Bits, Limits, Linear, Override, Puzzle};
 use std::hint::black_box;
 

@@ -4,9 +4,9 @@
 //! peers' figures beside these. Slow: `cargo bench --bench peers -- lights` or `-- english`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pegflip::enumerate::{Request, enumerate};
-use pegflip::plan::Output;
+use pegflip::Output;
 use pegflip::{Bits, Limits, Override, Program, Puzzle, solve};
+use pegflip::{Request, enumerate};
 use std::hint::black_box;
 
 fn lights_out(n: usize) -> Program {

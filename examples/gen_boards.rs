@@ -2,7 +2,7 @@
 //!
 //! `cargo run --release --example gen_boards -- flip4x4 1000000 [SEED] > flip-1m.in`
 
-#[path = "../benches/boards.rs"]
+#[path = "../benches/support/boards.rs"]
 mod boards;
 
 use std::io::Write;

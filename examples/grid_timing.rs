@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use pegflip::Bits;
-use pegflip::solve::grid::GridStencil;
+use pegflip::program::stencil::GridStencil;
 
 fn main() {
     let n: usize = std::env::args()

@@ -1,8 +1,8 @@
 //! Two ways to deduplicate a layer of the English board up to symmetry, timed layer by layer: a bitmap indexed by combinatorial rank, and hash partitions.
 //!
-//! The speed issue asked which store wins per layer: a dense bitmap over the
+//! Which store wins per layer: a dense bitmap over the
 //! C(33, k) positions of k pegs (140 MB at k = 16), or the hash partitions
-//! the peg-orbits engine uses (`src/enumerate/bitboard.rs`). This program
+//! the peg-orbits engine uses (`src/engines/bitboard.rs`). This program
 //! generates each layer's successors once (canonical, 33-bit), deduplicates
 //! them both ways, checks that both find the same layer, and prints the two
 //! times. Run with `cargo run --release --example layer_stores`.

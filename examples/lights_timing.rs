@@ -28,7 +28,7 @@ fn main() {
     );
     let t = Instant::now();
     let start = pegflip::Bits::ones(program.cells());
-    let outcome = pegflip::solve::solve_linear(&program, &linear, &start, &limits).unwrap();
+    let outcome = pegflip::solve_linear(&program, &linear, &start, &limits).unwrap();
     println!("solve    {:?}", t.elapsed());
     if let pegflip::Outcome::Solved(s) = outcome {
         println!("presses  {} (optimal: {})", s.moves.len(), s.optimal);

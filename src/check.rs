@@ -10,8 +10,8 @@ use rustc_hash::FxHashMap;
 use crate::answer::{Answer, STEP_BOARDS_LIMIT, Step, kind_name};
 use crate::bits::Bits;
 use crate::board::CellId;
+use crate::outcome::{Certificate, Outcome, PlayedMoves, Proof};
 use crate::program::{Goal, MoveKind, Program, ReplayError};
-use crate::solve::{Certificate, Moves, Outcome, Proof};
 
 /// Why an answer does not hold: the first failing step.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -225,7 +225,7 @@ pub fn check_outcome(program: &Program, start: &Bits, outcome: &Outcome) -> Resu
         return Err(CheckError::NotTarget(board(&end)));
     }
     if let Some(chains) = &solution.chains {
-        let Moves::List(jumps) = &solution.moves else {
+        let PlayedMoves::List(jumps) = &solution.moves else {
             return Err(CheckError::NotAChain {
                 step: 1,
                 reason: "the moves are a set of presses, not jumps in order".into(),
@@ -292,10 +292,14 @@ pub fn check_chains(
 /// What can be shown of a solution claimed optimal without solving: it
 /// presses no toggle twice (presses of a linear puzzle cancel in pairs), and
 /// it never comes back to a board it has left (the loop could be cut out).
-fn check_not_longer(program: &Program, start: &Bits, moves: &Moves) -> Result<(), CheckError> {
+fn check_not_longer(
+    program: &Program,
+    start: &Bits,
+    moves: &PlayedMoves,
+) -> Result<(), CheckError> {
     if program.is_linear() {
         // A set presses no move twice.
-        let Moves::List(moves) = moves else {
+        let PlayedMoves::List(moves) = moves else {
             return Ok(());
         };
         let mut pressed = Bits::zeros(program.move_count());
@@ -492,7 +496,7 @@ pub fn verify(program: &Program, answer: &Answer) -> Result<String, CheckError> 
         }
     };
     if answer.optimal == Some(true) {
-        check_not_longer(program, &start, &Moves::List(indices))?;
+        check_not_longer(program, &start, &PlayedMoves::List(indices))?;
     }
     Ok(summary)
 }

@@ -4,37 +4,33 @@
 //! # The pipeline
 //!
 //! ```text
-//! puzzle.toml --parse--> Spec --validate--> Puzzle --compile--> Program --plan--> Plan --run--> Outcome
+//! puzzle.toml --parse--> Spec --validate--> Puzzle --compile--> Program --plan--> Plan --run--> Outcome --check--> print
 //! ```
 //!
-//! - [`plan`](mod@plan): the one place that decides how a query is answered. It picks
-//!   the engine (light chasing, dense GF(2), answer table, peg DFS, BFS,
-//!   linear span, layered enumeration), estimates its memory and work, and
-//!   refuses up front what cannot fit the [`Limits`].
+//! The modules follow the pipeline, and each uses only the ones before it:
 //!
-//! - [`spec`]: the TOML as written, with spans for error messages.
-//! - [`Puzzle`]: the validated model: a [`Board`] graph (petgraph), symbols,
-//!   move rules and a goal. Every error in a file is reported here with
-//!   `FILE:LINE:COL`.
-//! - [`Program`]: every move compiled to a *guarded XOR*
-//!   `{need_on, need_off, flip}` over a bitset state. A toggle has no guard;
-//!   a jump from A over B into C needs A and B set and C clear, and flips all three.
-//! - Solvers: [`solve()`] answers one board with the planned engine (fewest
-//!   moves, or for the fewest-pieces objective the best end in the fewest
-//!   moves); [`AnswerTable`] answers every state of a puzzle of at most 26
-//!   cells from one backward search, and [`batch()`] uses it for judge input
-//!   when the planner finds it pays. Every solution is replayed on the
-//!   [`Program`] before it is returned.
-//! - Linear puzzles (toggles only): [`gf2`] holds packed GF(2) matrices and
-//!   Four Russians elimination; [`solve::linear`] gives the fewest presses or
-//!   a parity certificate, by light chasing ([`solve::grid`]) where it
-//!   applies and dense elimination otherwise.
-//! - [`enumerate`] lists and counts solvable or reachable states, up to
-//!   symmetry.
-//! - [`check`]: the one checker. Every answer is replayed (or its certificate
-//!   checked) before it is returned, and [`check::verify`] checks a written
-//!   [`Answer`] without any solver.
-//! - [`catalogue`] holds the shipped puzzles, built in.
+//! - the model: [`error`], [`limits`], [`bits`], [`gf2`] (packed GF(2)
+//!   matrices), [`board`] (the board graph, on petgraph), [`symbols`],
+//!   [`io`], [`spec`] (the TOML as written, with spans), [`overrides`]
+//!   (`--set`), [`puzzle`] (the validated model; every error in a file is
+//!   reported with `FILE:LINE:COL`) and [`catalogue`] (the shipped puzzles);
+//! - [`program`]: every move compiled to a *guarded XOR* `{need_on,
+//!   need_off, flip}` over a bitset state, with grid stencils and move
+//!   notation; [`symmetry`], the program's symmetries;
+//! - [`query`]: what is asked (solve, batch, states, analyze, graph);
+//! - [`outcome`]: what an engine returns ([`Outcome`], [`Proof`],
+//!   [`Solution`], [`Certificate`], [`Summary`]);
+//! - [`answer`]: the serde format of an outcome (`solve --json`);
+//! - [`check`]: the one checker, which replays solutions and checks
+//!   certificates without any engine;
+//! - the engines (private): light chasing, dense elimination, answer
+//!   tables, BFS, peg DFS, move levels, the linear span, layered
+//!   enumeration, peg orbits and the timely dataflow;
+//! - [`plan`](mod@plan): the one place that picks an engine for a query, estimates its
+//!   cost and refuses up front what cannot fit the [`Limits`];
+//! - the runner: [`solve()`], [`enumerate()`], [`analyze()`] and
+//!   [`state_graph()`] build the planned engine, run it and check its outcome;
+//! - [`batch()`] for judge input, and [`render`] for text, SVG and JSON.
 //!
 //! # Example
 //!
@@ -53,38 +49,62 @@
 
 #![deny(missing_docs)]
 
-pub mod answer;
-pub mod batch;
+// The model.
 pub mod bits;
 pub mod board;
 pub mod catalogue;
-pub mod check;
-pub mod compile;
-pub mod enumerate;
 pub mod error;
 pub mod gf2;
 pub mod io;
 pub mod limits;
 pub mod overrides;
-pub mod plan;
-pub mod program;
 pub mod puzzle;
-pub mod render;
-pub mod solve;
 pub mod spec;
-pub mod stateset;
+pub(crate) mod stateset;
 pub mod symbols;
+// The compiled program, and its symmetries.
+pub mod program;
+pub mod symmetry;
+// What is asked, and what comes back.
+pub mod answer;
+pub mod check;
+pub mod outcome;
+pub mod query;
+// How it is answered.
+pub(crate) mod engines;
+pub mod plan;
+pub(crate) mod run;
+// What uses the answers.
+pub mod batch;
+pub mod render;
 
-pub use answer::{Answer, write_json};
+pub use answer::Answer;
 pub use batch::{BatchOutput, batch};
 pub use bits::Bits;
 pub use board::{Board, CellId};
+#[cfg(feature = "dataflow")]
+pub use engines::dataflow::is_lost_connection;
+pub use engines::linear::{Elimination, Linear};
+pub use engines::table::AnswerTable;
 pub use error::{Diagnostic, Error, Result};
 pub use limits::Limits;
+pub use outcome::{
+    Certificate, Chains, Count, Levels, Outcome, PlayedMoves, Proof, Solution, Summary,
+};
 pub use overrides::Override;
-pub use plan::{Engine, Plan, Preference, Query, plan};
+pub use plan::{Method, Plan, plan};
 pub use program::{Goal, Move, MoveKind, Program};
 pub use puzzle::{Metric, Puzzle};
-pub use solve::{
-    AnswerTable, Certificate, Linear, Moves, Outcome, Proof, Solution, solve, solve_with,
+pub use query::{
+    Cluster, Event, Listing, Observer, Output, Preference, Query, Request, StatesQuery,
 };
+pub use render::write_json;
+pub use run::{
+    LayerEstimate, Sampling, analyze, enumerate, estimate_layers, run_solve, solve, solve_linear,
+    solve_with, state_graph,
+};
+
+/// The examples of README.md, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -3,8 +3,9 @@
 //! A limit is set in a puzzle file's `[limits]` table (`max-states = 1000000`),
 //! with `--set limits.max-states=1000000`, or for `max-memory` with
 //! `--max-memory 2G` on any command. Sizes take the suffixes K, M and G.
-//! Passing one is never silent: [`Limits::exceeded`] builds the error that
-//! names the limit, the value found and what to change.
+//! Passing one is never silent: [`Limits::exceeded`] (or, for a bound that
+//! is not a setting, [`Limits::exceeded_bound`]) builds the error that names
+//! the limit, the value found and what to change; nothing else builds one.
 //!
 //! A few bounds are not settings but facts of a representation, and are
 //! listed here as constants: [`SEARCH_CELLS`] and [`TABLE_CELLS`].
@@ -95,11 +96,31 @@ impl Limits {
         value: u128,
         hint: impl Into<String>,
     ) -> Error {
+        Limits::exceeded_bound(
+            name,
+            what,
+            value,
+            self.get(name).map_or(0, u128::from),
+            hint,
+        )
+    }
+
+    /// The error for a value past a bound that is not one of these settings
+    /// as it stands: a representation bound ([`SEARCH_CELLS`]), an engine's
+    /// fixed capacity, or a worker's share of `max-memory`. `name` is the
+    /// limit the user would change.
+    pub fn exceeded_bound(
+        name: &'static str,
+        what: impl Into<String>,
+        value: u128,
+        limit: u128,
+        hint: impl Into<String>,
+    ) -> Error {
         Error::Limit {
             what: what.into(),
             name,
             value,
-            limit: self.get(name).map_or(0, u128::from),
+            limit,
             hint: hint.into(),
         }
     }
@@ -128,13 +149,13 @@ pub fn require_cells(
     hint: impl Into<String>,
 ) -> Result<(), Error> {
     if cells > bound {
-        return Err(Error::Limit {
-            what: "the number of cells".into(),
+        return Err(Limits::exceeded_bound(
             name,
-            value: cells as u128,
-            limit: bound as u128,
-            hint: hint.into(),
-        });
+            "the number of cells",
+            cells as u128,
+            bound as u128,
+            hint,
+        ));
     }
     Ok(())
 }
@@ -193,6 +214,9 @@ pub fn human_bytes(bytes: u128) -> String {
     }
     format!("{bytes} bytes")
 }
+
+/// The bytes of the running program itself, before any engine allocates.
+pub const PROCESS_BYTES: u128 = 5 << 20;
 
 #[cfg(test)]
 mod tests {

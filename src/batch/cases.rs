@@ -4,16 +4,19 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::BatchOutput;
+use super::write::{fill, write_answer};
 use crate::bits::Bits;
-use crate::board::CellId;
+use crate::engines::linear::Linear;
+use crate::engines::linear::first_fewest_presses;
 use crate::error::{Diagnostic, Error, Result};
 use crate::io::board::{Tokens, tokens};
 use crate::limits::Limits;
-use crate::plan::{Engine, Plan, Preference, Query, plan};
-use crate::program::{Goal, MoveKind, Program};
-use crate::puzzle::{AnswerKind, BatchFormat, Field, GoalRule, Piece, Size, Template, TieBreak};
-use crate::solve::linear::first_fewest_presses;
-use crate::solve::{Linear, Outcome, run, solve_linear};
+use crate::outcome::Outcome;
+use crate::plan::solve_plan;
+use crate::program::{Goal, Program};
+use crate::puzzle::{BatchFormat, GoalRule, Size, TieBreak};
+use crate::query::Preference;
+use crate::run::{Prepared, pressed, solve_linear};
 use crate::spec::Header;
 use crate::symbols::Sym;
 
@@ -40,8 +43,7 @@ struct Case {
 /// its elimination: shared by every case of the same size, shape and goal cell.
 struct Variant {
     program: Program,
-    plan: Plan,
-    linear: Option<Linear>,
+    solver: Prepared,
 }
 
 /// What identifies a variant: size, the present positions (when shapes vary) and the goal cell.
@@ -144,7 +146,7 @@ pub(super) fn batch_cases(
         k += 1;
         let case = read_case(&mut reader, program, format, limits)?;
         let variant = variant(&mut variants, program, &case, &reader, limits, prefer)?;
-        first_plan.get_or_insert_with(|| variant.plan.clone());
+        first_plan.get_or_insert_with(|| variant.solver.plan().erase());
         let start = state(&variant.program, &case);
         let outcome = solve_case(&variant, &start, format.tie_break, limits)
             .map_err(|e| locate(e, &reader, &case, k))?;
@@ -163,7 +165,7 @@ pub(super) fn batch_cases(
     }
     let plan = match first_plan {
         Some(plan) => plan,
-        None => plan(program, &Query::Solve, prefer, limits)?,
+        None => solve_plan(program, prefer, limits)?.erase(),
     };
     Ok(BatchOutput {
         text,
@@ -409,16 +411,11 @@ fn variant(
     } else {
         program.clone()
     };
-    let plan = plan(&compiled, &Query::Solve, prefer, limits)?;
-    let linear = match plan.engine {
-        Engine::Chase => Some(Linear::chase(&compiled, limits)?),
-        Engine::DenseGf2 => Some(Linear::dense(&compiled, limits)?),
-        _ => None,
-    };
+    let plan = solve_plan(&compiled, prefer, limits)?;
+    let solver = Prepared::new(&compiled, plan, limits)?;
     let v = Rc::new(Variant {
         program: compiled,
-        plan,
-        linear,
+        solver,
     });
     cache.insert(key, Rc::clone(&v));
     Ok(v)
@@ -440,12 +437,11 @@ fn state(program: &Program, case: &Case) -> Bits {
 
 /// Solves one case: an optimal answer, chosen by the tie-break.
 fn solve_case(v: &Variant, start: &Bits, tie: TieBreak, limits: &Limits) -> Result<Outcome> {
-    let outcome = match (&v.linear, tie) {
+    let outcome = match (v.solver.linear(), tie) {
         (Some(linear), TieBreak::Lexicographic) => {
             first_in_order(&v.program, linear, start, limits)?
         }
-        (Some(linear), TieBreak::Any) => solve_linear(&v.program, linear, start, limits)?,
-        (None, _) => run(&v.program, &v.plan, start, limits)?,
+        _ => v.solver.solve(&v.program, start, limits)?,
     };
     if let Outcome::Solved(s) = &outcome
         && !s.optimal
@@ -480,7 +476,7 @@ fn first_in_order(
             let x = first_fewest_presses(&x, linear.null_space(), linear.nullity(), limits)?;
             let better = best.as_ref().is_none_or(|b| {
                 let (w, bw) = (x.count_ones(), b.count_ones());
-                w < bw || (w == bw && crate::solve::linear::lex_less(&x, b))
+                w < bw || (w == bw && crate::engines::linear::lex_less(&x, b))
             });
             if better {
                 best = Some(x);
@@ -491,127 +487,5 @@ fn first_in_order(
         // No target is reachable: the usual solver gives the proof.
         return solve_linear(program, linear, start, limits);
     };
-    crate::solve::pressed(program, start, x, true)
-}
-
-/// Writes one answer, each line ending in `\n`.
-fn write_answer(
-    out: &mut Vec<u8>,
-    program: &Program,
-    outcome: &Outcome,
-    format: &BatchFormat,
-) -> Result<()> {
-    let solution = match outcome {
-        Outcome::Unsolvable(_) => {
-            out.extend_from_slice(format.impossible.as_bytes());
-            out.push(b'\n');
-            return Ok(());
-        }
-        Outcome::Solved(s) => s,
-    };
-    match format.answer {
-        AnswerKind::Count => {
-            let n = match program.goal() {
-                Goal::FewestPieces => solution.end.count_ones(),
-                Goal::Targets(_) => solution.length(),
-            };
-            out.extend_from_slice(n.to_string().as_bytes());
-            out.push(b'\n');
-        }
-        AnswerKind::Presses => {
-            let board = program.board();
-            let symbols = &program.puzzle().symbols;
-            let mut pressed = Bits::zeros(board.cells());
-            for m in &solution.moves {
-                let Some((MoveKind::Toggle, cells)) = program.move_cells(m) else {
-                    return Err(Error::Usage(
-                        "a press matrix needs toggle moves: use answer = \"moves\"".into(),
-                    ));
-                };
-                if pressed.get(cells[0].0) {
-                    return Err(Error::Usage(format!(
-                        "two moves of the answer press {}: a press matrix cannot show them \
-                         (use answer = \"moves\")",
-                        board.label(cells[0])
-                    )));
-                }
-                pressed.set(cells[0].0, true);
-            }
-            let mut line = String::new();
-            for r in 0..board.rows() {
-                line.clear();
-                for c in 0..board.cols() {
-                    if c > 0 && format.separated {
-                        line.push(' ');
-                    }
-                    line.push(match board.cell_at(r, c) {
-                        Some(cell) if pressed.get(cell.0) => symbols.on(),
-                        Some(_) => symbols.off(),
-                        None => symbols.gap(),
-                    });
-                }
-                out.extend_from_slice(line.as_bytes());
-                out.push(b'\n');
-            }
-        }
-        AnswerKind::Moves if solution.chains.is_some() => {
-            // The moves metric: one line per move, its piece's path.
-            if format.move_line.is_some() {
-                return Err(Error::Usage(
-                    "a move template names the cells of one jump, but with the moves metric \
-                     a move is a chain of jumps: drop `move`, or use answer = \"count\""
-                        .into(),
-                ));
-            }
-            let jumps = solution.moves.to_vec();
-            for chain in solution.chains.iter().flat_map(|c| c.group(&jumps)) {
-                out.extend_from_slice(crate::render::chain_path(program, chain).as_bytes());
-                out.push(b'\n');
-            }
-        }
-        AnswerKind::Moves => {
-            for (step, m) in solution.moves.iter().enumerate() {
-                let line = match &format.move_line {
-                    Some(t) => fill(t, 0, step + 1, Some(m), program),
-                    None => crate::render::describe_move(program, m),
-                };
-                out.extend_from_slice(line.as_bytes());
-                out.push(b'\n');
-            }
-        }
-    }
-    Ok(())
-}
-
-/// A template filled in for case `case`, step `step` and move `m`.
-fn fill(t: &Template, case: usize, step: usize, m: Option<usize>, program: &Program) -> String {
-    let board = program.board();
-    let cells: Vec<CellId> = m
-        .and_then(|m| program.move_cells(m))
-        .map(|(_, c)| c)
-        .unwrap_or_default();
-    let mut s = String::new();
-    for piece in &t.0 {
-        match piece {
-            Piece::Text(text) => s.push_str(text),
-            Piece::Field(Field::Case) => s.push_str(&case.to_string()),
-            Piece::Field(Field::Step) => s.push_str(&step.to_string()),
-            Piece::Field(Field::Name(i)) => {
-                if let Some(&cell) = cells.get(*i) {
-                    s.push_str(&board.label(cell));
-                }
-            }
-            Piece::Field(Field::Row(i)) => {
-                if let Some(&cell) = cells.get(*i) {
-                    s.push_str(&(board.coord(cell)[0] + 1).to_string());
-                }
-            }
-            Piece::Field(Field::Col(i)) => {
-                if let Some(&cell) = cells.get(*i) {
-                    s.push_str(&(board.coord(cell)[1] + 1).to_string());
-                }
-            }
-        }
-    }
-    s
+    pressed(program, start, x, true)
 }

@@ -1,16 +1,19 @@
 //! Judge-format batch input to judge-format output: many cases, one answer each, in the puzzle's `[batch]` format.
 
 mod cases;
+mod write;
 
 use crate::bits::Bits;
+use crate::engines::table::AnswerTable;
 use crate::error::{Diagnostic, Error, Result};
 use crate::io::board::{read_row, tokens};
 use crate::limits::Limits;
-use crate::plan::{Engine, Preference, Query, plan};
+use crate::outcome::Outcome;
+use crate::plan::batch_plan;
 use crate::program::{Goal, Program};
 use crate::puzzle::Puzzle;
-use crate::solve::table::AnswerTable;
-use crate::solve::{Linear, Outcome, run, solve_linear};
+use crate::query::Preference;
+use crate::run::Prepared;
 use crate::spec::Header;
 
 /// The output of a batch run.
@@ -62,7 +65,7 @@ pub fn batch(
     let cells = program.cells();
     let words = cells.div_ceil(64).max(1);
     let count = boards.len() / words;
-    let plan = plan(program, &Query::Batch { boards: count }, prefer, limits)?;
+    let plan = batch_plan(program, count, prefer, limits)?;
     let impossible = puzzle.batch.impossible.as_bytes();
     let numbers: Vec<String> = (0..256).map(|n| n.to_string()).collect();
     let mut text = Vec::with_capacity(count * 3);
@@ -75,30 +78,18 @@ pub fn batch(
         text.push(b'\n');
     };
     let objective = matches!(program.goal(), Goal::FewestPieces);
-    match plan.engine {
-        Engine::AnswerTable => {
+    match plan.each_board() {
+        None => {
             let table = AnswerTable::build(program)?;
             for &b in &boards {
                 answer(table.answer(b).map(|v| v as usize));
             }
         }
-        Engine::Chase | Engine::DenseGf2 => {
-            let linear = match plan.engine {
-                Engine::Chase => Linear::chase(program, limits)?,
-                _ => Linear::dense(program, limits)?,
-            };
+        Some(solver) => {
+            let prepared = Prepared::new(program, solver, limits)?;
             for b in boards.chunks(words) {
                 let start = Bits::from_words(cells, b);
-                answer(match solve_linear(program, &linear, &start, limits)? {
-                    Outcome::Solved(s) => Some(s.moves.len()),
-                    Outcome::Unsolvable(_) => None,
-                });
-            }
-        }
-        _ => {
-            for b in boards.chunks(words) {
-                let start = Bits::from_words(cells, b);
-                answer(match run(program, &plan, &start, limits)? {
+                answer(match prepared.solve(program, &start, limits)? {
                     Outcome::Solved(s) if objective => Some(s.end.count_ones()),
                     Outcome::Solved(s) => Some(s.length()),
                     Outcome::Unsolvable(_) => None,
@@ -109,7 +100,7 @@ pub fn batch(
     Ok(BatchOutput {
         text,
         warnings,
-        plan,
+        plan: plan.erase(),
     })
 }
 

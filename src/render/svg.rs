@@ -2,8 +2,8 @@
 
 use super::describe_move;
 use crate::bits::Bits;
+use crate::outcome::{Outcome, Proof};
 use crate::program::{MoveKind, Program};
-use crate::solve::{Outcome, Proof};
 
 /// The most panels (the start and one per move) one SVG picture draws (`svg-panels`).
 pub const SVG_PANELS: usize = 400;
@@ -23,26 +23,26 @@ pub fn svg(program: &Program, start: &Bits, outcome: &Outcome) -> crate::Result<
     let puzzle = program.puzzle();
     let board = &puzzle.board;
     if board.cells() > SVG_CELLS {
-        return Err(crate::Error::Limit {
-            what: "the number of cells to draw".into(),
-            name: "svg-cells",
-            value: board.cells() as u128,
-            limit: SVG_CELLS as u128,
-            hint: "a picture of a board this large would not be readable".into(),
-        });
+        return Err(crate::limits::Limits::exceeded_bound(
+            "svg-cells",
+            "the number of cells to draw",
+            board.cells() as u128,
+            SVG_CELLS as u128,
+            "a picture of a board this large would not be readable",
+        ));
     }
     // Each panel: (caption, board, the move that led to it, cells to mark).
     let mut panels: Vec<(String, Bits, Option<usize>, Option<Bits>)> = Vec::new();
     match outcome {
         Outcome::Solved(solution) => {
             if solution.moves.len() + 1 > SVG_PANELS {
-                return Err(crate::Error::Limit {
-                    what: "the number of panels to draw".into(),
-                    name: "svg-panels",
-                    value: solution.moves.len() as u128 + 1,
-                    limit: SVG_PANELS as u128,
-                    hint: "one panel is drawn per move".into(),
-                });
+                return Err(crate::limits::Limits::exceeded_bound(
+                    "svg-panels",
+                    "the number of panels to draw",
+                    solution.moves.len() as u128 + 1,
+                    SVG_PANELS as u128,
+                    "one panel is drawn per move",
+                ));
             }
             let states = program.trace(start, &solution.moves).unwrap_or_default();
             panels.push(("start".into(), start.clone(), None, None));

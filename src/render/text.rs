@@ -5,8 +5,8 @@ use std::io::Write;
 use super::{MARK, answer_line, describe_move, pressed_cells};
 use crate::answer::STEP_BOARDS_LIMIT;
 use crate::bits::Bits;
+use crate::outcome::{Outcome, PlayedMoves, Proof};
 use crate::program::{Goal, Program};
-use crate::solve::{Moves, Outcome, Proof};
 
 /// The full text answer: the answer line, then the start board, then each
 /// move with the board after it. Boards are written one row per line.
@@ -86,7 +86,7 @@ pub fn write_text(
                      (raise --coset-work to search further)"
                 )?;
             }
-            if let (Some(chains), Moves::List(jumps)) = (&solution.chains, &solution.moves) {
+            if let (Some(chains), PlayedMoves::List(jumps)) = (&solution.chains, &solution.moves) {
                 return write_chains(out, program, start, jumps, chains);
             }
             writeln!(out, "start")?;
@@ -96,7 +96,7 @@ pub fn write_text(
                 if program.is_linear() {
                     writeln!(out, "pressed cells, marked {MARK}")?;
                     let pressed = match &solution.moves {
-                        Moves::Presses(set) if program.stencil().is_some() => set.clone(),
+                        PlayedMoves::Presses(set) if program.stencil().is_some() => set.clone(),
                         moves => pressed_cells(program, moves),
                     };
                     picture(out, &pressed, program, MARK, symbols.off())?;
@@ -127,7 +127,7 @@ fn write_chains(
     program: &Program,
     start: &Bits,
     jumps: &[usize],
-    chains: &crate::solve::Chains,
+    chains: &crate::outcome::Chains,
 ) -> std::io::Result<()> {
     let symbols = &program.puzzle().symbols;
     let levels = &chains.levels;

@@ -2,9 +2,9 @@
 
 use crate::common::{assert_exit, data, pegflip, puzzle, scratch};
 
-use pegflip::enumerate::{Request, enumerate};
-use pegflip::solve::Proof;
+use pegflip::Proof;
 use pegflip::{Bits, Limits, Linear, Outcome, solve};
+use pegflip::{Request, enumerate};
 
 fn solved(name: &str, board: &str) -> (pegflip::Program, Bits, pegflip::Solution) {
     let p = puzzle(name);

@@ -5,8 +5,8 @@
 //! runs a million.
 
 use crate::common::fuzz::Rng;
-use pegflip::plan::{Output, Query, StatesQuery};
 use pegflip::{Bits, Error, Limits, Outcome, Override, Preference, Program, Puzzle};
+use pegflip::{Output, Query, StatesQuery};
 
 /// Cases run, across the tests of this file (printed with `--nocapture`).
 static CASES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -279,17 +279,15 @@ fn linear_puzzles_past_64_cells_through_count_list_and_histogram() {
         );
         let program = Puzzle::parse(&text, "l.toml").unwrap().compile().unwrap();
         let limits = Limits::default();
-        let request = |output| pegflip::enumerate::Request {
+        let request = |output| pegflip::Request {
             output,
             ..Default::default()
         };
-        let summary =
-            pegflip::enumerate::enumerate(&program, &request(Output::Count), &limits, None)
-                .unwrap();
+        let summary = pegflip::enumerate(&program, &request(Output::Count), &limits, None).unwrap();
         let rank = (n * n) as u32 - NULLITY[n - 1];
         assert_eq!(
             summary.count,
-            pegflip::enumerate::Count {
+            pegflip::Count {
                 mult: 1,
                 shift: rank
             }
@@ -304,12 +302,10 @@ fn linear_puzzles_past_64_cells_through_count_list_and_histogram() {
             assert!(seen.insert(s.clone()), "listed twice");
             seen.len() < 300
         };
-        pegflip::enumerate::enumerate(&program, &request(Output::List), &limits, Some(&mut visit))
-            .unwrap();
+        pegflip::enumerate(&program, &request(Output::List), &limits, Some(&mut visit)).unwrap();
         assert_eq!(seen.len(), 300);
         let err =
-            pegflip::enumerate::enumerate(&program, &request(Output::Histogram), &limits, None)
-                .unwrap_err();
+            pegflip::enumerate(&program, &request(Output::Histogram), &limits, None).unwrap_err();
         assert!(
             matches!(&err, Error::Limit { name, .. } if *name == "max-memory" || *name == "search-cells"),
             "{err}"

@@ -1,6 +1,6 @@
 //! Hostile input, by category: each case states its answer or the located refusal it must get.
-//! Pins the classes of failure the planner issue listed (graph toggles, integer extremes,
-//! wrong arity, wide boards, linear puzzles past 64 cells, memory limits, --set values).
+//! The classes pinned: graph toggles, integer extremes, wrong arity, wide boards, linear
+//! puzzles past 64 cells, memory limits, --set values.
 
 use crate::common::pegflip;
 

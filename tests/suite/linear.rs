@@ -1,11 +1,11 @@
 //! The gf2 solver against the search solvers, published sequences, and the 5x5 Lights Out facts.
 
 use crate::common::{pegflip, puzzle};
-use pegflip::solve::linear::Method;
-use pegflip::solve::{Proof, solve_linear};
+use pegflip::Elimination;
 use pegflip::{
     AnswerTable, Bits, Limits, Linear, Outcome, Override, Preference, Puzzle, solve_with,
 };
+use pegflip::{Proof, solve_linear};
 
 /// A shipped puzzle resized to `rows` x `cols` with `--set`.
 fn resized(name: &str, rows: usize, cols: usize) -> Puzzle {
@@ -50,8 +50,8 @@ fn gf2_chase_and_dense_agree_with_bfs_on_every_flip4x4_board() {
     let table = AnswerTable::build(&program).unwrap();
     let chase = Linear::chase(&program, &Limits::default()).expect("the plus stencil chases");
     let dense = Linear::dense(&program, &Limits::default()).unwrap();
-    assert_eq!(chase.method(), Method::Chase);
-    assert_eq!(dense.method(), Method::Dense);
+    assert_eq!(chase.method(), Elimination::Chase);
+    assert_eq!(dense.method(), Elimination::Dense);
     for b in 0u64..1 << 16 {
         let start = Bits::from_u64(16, b);
         let expected = table.answer(b).map(|d| (d as usize, true));
@@ -100,7 +100,7 @@ fn nullity_of_the_torus_is_a165738() {
         // A torus chases with two rows of unknowns: the first, and the last,
         // whose presses reach the first around the torus.
         let chase = Linear::chase(&program, &Limits::default()).unwrap();
-        assert_eq!(chase.method(), pegflip::solve::linear::Method::Chase);
+        assert_eq!(chase.method(), pegflip::Elimination::Chase);
         assert_eq!(chase.nullity(), A165738[n - 1], "chase, n = {n}");
         let dense = Linear::dense(&program, &Limits::default()).unwrap();
         assert_eq!(dense.nullity(), A165738[n - 1], "dense, n = {n}");

@@ -14,6 +14,7 @@ mod fuzz;
 mod generated;
 mod hostile;
 mod judges;
+mod layers;
 mod linear;
 mod moves;
 mod properties;

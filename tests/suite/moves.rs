@@ -463,8 +463,8 @@ fn side_8_takes(cases: &[(usize, usize)]) {
 /// the goal, each to the end, against plain searches over every position of small boards.
 #[test]
 fn move_histograms_agree_with_plain_searches() {
-    use pegflip::enumerate::{Request, enumerate};
-    use pegflip::plan::Output;
+    use pegflip::Output;
+    use pegflip::{Request, enumerate};
     use std::collections::{BTreeMap, HashMap};
     let triangle = std::fs::read_to_string(format!(
         "{}/puzzles/triangle15.toml",

@@ -2,8 +2,8 @@
 //! solver agrees with the answer table (an exhaustive backward search), and every answer
 //! checks.
 
-use pegflip::solve::{Proof, solve_linear};
 use pegflip::{AnswerTable, Bits, Goal, Limits, Linear, Outcome, Preference, Puzzle, solve_with};
+use pegflip::{Proof, solve_linear};
 use proptest::prelude::*;
 
 /// A random puzzle of at most 12 cells: a shape, wrap or not, toggles or

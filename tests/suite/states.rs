@@ -1,7 +1,7 @@
 //! `pegflip states` and `graph` against published counts and brute force.
 
 use crate::common::{pegflip, puzzle};
-use pegflip::enumerate::symmetry::Symmetries;
+use pegflip::symmetry::Symmetries;
 
 fn run(args: &[&str]) -> String {
     let out = pegflip(args, b"");
@@ -304,8 +304,8 @@ fn peg_impossibility_by_search_or_by_colouring() {
 #[test]
 fn linear_listing_distances_agree_with_search_and_solve() {
     use pegflip::Bits;
-    use pegflip::enumerate::{Request, enumerate};
-    use pegflip::plan::Output;
+    use pegflip::Output;
+    use pegflip::{Request, enumerate};
     for (name, sets) in [
         ("flip4x4", vec![]),
         ("lights-out", vec!["board.rows=3", "board.cols=4"]),
@@ -360,8 +360,8 @@ fn linear_listing_distances_agree_with_search_and_solve() {
 /// with and without `--symmetry`, reachable or on a winning line.
 #[test]
 fn peg_counts_by_orbits_and_duality_agree_with_the_plain_search() {
-    use pegflip::enumerate::{Request, enumerate};
-    use pegflip::plan::Output;
+    use pegflip::Output;
+    use pegflip::{Request, enumerate};
     let cross = "name = \"cross\"\n[board]\nshape = [\"..o..\", \".ooo.\", \"ooooo\", \".ooo.\", \"..o..\"]\n\
                  names = \"chess\"\n[[moves]]\njump = \"orthogonal\"\n[goal]\none-piece = \"c3\"\n";
     let row = "name = \"row\"\n[board]\nrows = 1\ncols = 14\n[symbols]\non = \"o\"\noff = \"-\"\n\
@@ -411,11 +411,11 @@ fn peg_counts_by_orbits_and_duality_agree_with_the_plain_search() {
                     let plan = pegflip::plan::plan(
                         &program,
                         &request.query(),
-                        pegflip::plan::Preference::Auto,
+                        pegflip::Preference::Auto,
                         &limits,
                     )
                     .unwrap();
-                    assert_eq!(plan.engine, pegflip::plan::Engine::PegOrbits, "{name}");
+                    assert_eq!(plan.engine, pegflip::Method::PegOrbits, "{name}");
                     let fast = enumerate(&program, &request, &limits, None).unwrap();
                     let mut visit = |_: &pegflip::Bits, _: Option<u32>| true;
                     let plain = enumerate(&program, &request, &limits, Some(&mut visit)).unwrap();
@@ -428,7 +428,7 @@ fn peg_counts_by_orbits_and_duality_agree_with_the_plain_search() {
                     if reachable {
                         // The dataflow engine on three worker threads agrees too.
                         let request = Request {
-                            cluster: Some(pegflip::enumerate::Cluster::local(3)),
+                            cluster: Some(pegflip::Cluster::local(3)),
                             ..request.clone()
                         };
                         let flow = enumerate(&program, &request, &limits, None).unwrap();
@@ -448,7 +448,7 @@ fn peg_counts_by_orbits_and_duality_agree_with_the_plain_search() {
                         assert_eq!(single.histogram, fast.histogram, "{what}, explicit");
                         if reachable {
                             let request = Request {
-                                cluster: Some(pegflip::enumerate::Cluster::local(2)),
+                                cluster: Some(pegflip::Cluster::local(2)),
                                 ..request
                             };
                             let flow = enumerate(&program, &request, &limits, None).unwrap();

@@ -186,15 +186,15 @@ fn idle(program: &pegflip::Program) -> (Vec<usize>, Vec<(usize, usize)>) {
 
 fn describe_method(l: &Linear) -> &'static str {
     match l.method() {
-        pegflip::solve::linear::Method::Chase => "solved by light chasing",
-        pegflip::solve::linear::Method::Dense => "solved by dense elimination",
+        pegflip::Elimination::Chase => "solved by light chasing",
+        pegflip::Elimination::Dense => "solved by dense elimination",
     }
 }
 
 /// 2^n in decimal, exactly, up to a rank of 2^16; past that, `2^n`.
 pub fn power_of_two(n: usize) -> String {
     let shift = u32::try_from(n).unwrap_or(u32::MAX);
-    pegflip::enumerate::Count { mult: 1, shift }.to_string()
+    pegflip::Count { mult: 1, shift }.to_string()
 }
 #[cfg(test)]
 mod tests {

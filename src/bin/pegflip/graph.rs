@@ -51,7 +51,7 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         )?;
         crate::common::explain(&plan);
     }
-    let states = pegflip::enumerate::graph::state_graph(&program, &start, &puzzle.limits)?;
+    let states = pegflip::state_graph(&program, &start, &puzzle.limits)?;
     let graph = states.map(
         |_, s| puzzle.board_text(s),
         |_, &m| pegflip::render::describe_move(&program, m),

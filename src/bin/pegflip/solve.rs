@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use clap::Parser;
-use pegflip::{Outcome, Query, render};
+use pegflip::{Outcome, render};
 
 /// Solve one board: the fewest moves (or Impossible), then each move and the board after it.
 #[derive(Parser)]
@@ -71,13 +71,13 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         })?,
     };
     let limits = &puzzle.limits;
-    let plan = pegflip::plan(&program, &Query::Solve, args.solver.into(), limits)?;
+    let plan = pegflip::plan::solve_plan(&program, args.solver.into(), limits)?;
     if args.explain {
-        crate::common::explain(&plan);
+        crate::common::explain(&plan.erase());
     }
     let spinner = indicatif::ProgressBar::hidden();
     crate::common::spin_after_a_second(&spinner, "solving");
-    let outcome = pegflip::solve::run(&program, &plan, &start, limits);
+    let outcome = pegflip::run_solve(&program, &plan, &start, limits);
     spinner.finish_and_clear();
     // The library checked the answer (replayed, or its certificate checked) before returning it.
     let outcome = outcome?;

@@ -5,9 +5,9 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use pegflip::enumerate::{Request, enumerate};
-use pegflip::plan::Output;
+use pegflip::Output;
 use pegflip::{Bits, Goal};
+use pegflip::{Request, enumerate};
 
 /// List every solvable state: those from which the goal can be reached.
 #[derive(Parser)]
@@ -301,7 +301,7 @@ fn listing(
     puzzle: &pegflip::Puzzle,
     dir: &std::path::Path,
     format: Format,
-) -> anyhow::Result<pegflip::enumerate::Listing> {
+) -> anyhow::Result<pegflip::Listing> {
     std::fs::create_dir_all(dir).map_err(|source| pegflip::Error::Write {
         path: dir.display().to_string(),
         source,
@@ -324,7 +324,7 @@ fn listing(
             ),
         }
     };
-    Ok(pegflip::enumerate::Listing {
+    Ok(pegflip::Listing {
         dir: dir.to_path_buf(),
         write: std::sync::Arc::new(write),
     })
@@ -332,10 +332,10 @@ fn listing(
 
 /// Prints a dataflow's estimate, then a line per layer with each worker's
 /// share, to stderr.
-fn report_progress() -> pegflip::enumerate::Observer {
+fn report_progress() -> pegflip::Observer {
     let started = Instant::now();
-    let report = move |event: &pegflip::enumerate::Event| {
-        use pegflip::enumerate::Event;
+    let report = move |event: &pegflip::Event| {
+        use pegflip::Event;
         let gib = |b: u64| pegflip::limits::human_bytes(u128::from(b));
         let line = match event {
             Event::Estimate {
@@ -382,7 +382,7 @@ fn report_progress() -> pegflip::enumerate::Observer {
         };
         let _ = writeln!(std::io::stderr(), "{line}");
     };
-    pegflip::enumerate::Observer(std::sync::Arc::new(report))
+    pegflip::Observer(std::sync::Arc::new(report))
 }
 
 /// `--estimate`: each layer's estimated size, from a sample.
@@ -390,22 +390,17 @@ fn estimate(args: &Args, program: &pegflip::Program, from: Option<&Bits>) -> any
     let start = from
         .filter(|_| args.reachable)
         .ok_or_else(|| pegflip::Error::Usage("--estimate needs --from BOARD --reachable".into()))?;
-    let layers = start
-        .to_u64()
-        .and_then(|s| {
-            let sampling = pegflip::enumerate::sample::Sampling {
-                draws: args.samples.max(1),
-                budget: usize::try_from(args.test_budget).unwrap_or(usize::MAX),
-                enough_reached: 50,
-                enough_unsettled: 200,
-            };
-            pegflip::enumerate::sample::layers(program, s, sampling)
-        })
-        .ok_or_else(|| {
-            pegflip::Error::Usage(
-                "--estimate needs a peg board: every move a jump, at most 64 cells".into(),
-            )
-        })?;
+    let sampling = pegflip::Sampling {
+        draws: args.samples.max(1),
+        budget: usize::try_from(args.test_budget).unwrap_or(usize::MAX),
+        enough_reached: 50,
+        enough_unsettled: 200,
+    };
+    let layers = pegflip::estimate_layers(program, start, sampling).ok_or_else(|| {
+        pegflip::Error::Usage(
+            "--estimate needs a peg board: every move a jump, at most 64 cells".into(),
+        )
+    })?;
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
@@ -446,7 +441,7 @@ fn quiet_lost_connections() {
             .map(String::as_str)
             .or_else(|| payload.downcast_ref::<&str>().copied())
             .unwrap_or_default();
-        if pegflip::enumerate::dataflow::is_lost_connection(message) {
+        if pegflip::is_lost_connection(message) {
             let _ = writeln!(
                 std::io::stderr().lock(),
                 "pegflip: error: the dataflow stopped: the connection to another process was \
@@ -459,15 +454,13 @@ fn quiet_lost_connections() {
 }
 
 /// The workers of `--workers`, `--processes`, `--process` and `--hostfile`.
-fn cluster(args: &Args) -> anyhow::Result<Option<pegflip::enumerate::Cluster>> {
+fn cluster(args: &Args) -> anyhow::Result<Option<pegflip::Cluster>> {
     let threads = args.workers.unwrap_or(1);
     if !(1..=1024).contains(&threads) {
         anyhow::bail!("--workers must be from 1 to 1024, not {threads}");
     }
     let Some(processes) = args.processes else {
-        return Ok(args
-            .workers
-            .map(|_| pegflip::enumerate::Cluster::local(threads)));
+        return Ok(args.workers.map(|_| pegflip::Cluster::local(threads)));
     };
     let process = args.process.unwrap_or(0);
     if !(1..=1024).contains(&processes) || process >= processes {
@@ -494,7 +487,7 @@ fn cluster(args: &Args) -> anyhow::Result<Option<pegflip::enumerate::Cluster>> {
             addresses.len()
         );
     }
-    Ok(Some(pegflip::enumerate::Cluster {
+    Ok(Some(pegflip::Cluster {
         threads,
         process,
         addresses: addresses[..processes].to_vec(),

@@ -9,10 +9,10 @@
 
 use std::io::{Read, Write};
 
+use pegflip::Output;
 use pegflip::board::Lattice;
-use pegflip::enumerate::{Request as States, enumerate};
-use pegflip::plan::Output;
-use pegflip::{Answer, Bits, Goal, Linear, Outcome, Program, Puzzle, Query, render};
+use pegflip::{Bits, Goal, Linear, Outcome, Program, Puzzle, Query, render};
+use pegflip::{Request as States, enumerate};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -153,15 +153,13 @@ fn view(program: &Program) -> pegflip::Result<Value> {
     let puzzle = program.puzzle();
     let board = &puzzle.board;
     if board.cells() > render::SVG_CELLS {
-        return Err(pegflip::Error::Limit {
-            what: "the number of cells to draw".into(),
-            name: "svg-cells",
-            value: board.cells() as u128,
-            limit: render::SVG_CELLS as u128,
-            hint:
-                "the page draws boards of at most 10,000 cells; `pegflip solve` takes larger ones"
-                    .into(),
-        });
+        return Err(pegflip::Limits::exceeded_bound(
+            "svg-cells",
+            "the number of cells to draw",
+            board.cells() as u128,
+            render::SVG_CELLS as u128,
+            "the page draws boards of at most 10,000 cells; `pegflip solve` takes larger ones",
+        ));
     }
     if let Some(reason) = program.unlisted_reason() {
         return Err(pegflip::Error::Usage(format!(
@@ -298,9 +296,9 @@ fn made_up_start(program: &Program) -> Bits {
 fn solve(program: &Program, state: &str) -> pegflip::Result<Value> {
     let start = parse_state(program, state)?;
     let limits = &program.puzzle().limits;
-    let plan = pegflip::plan(program, &Query::Solve, Default::default(), limits)?;
-    let outcome = pegflip::solve::run(program, &plan, &start, limits)?;
-    let answer = Answer::checked(program, &start, &outcome, limits)?;
+    let plan = pegflip::plan::solve_plan(program, Default::default(), limits)?;
+    let outcome = pegflip::run_solve(program, &plan, &start, limits)?;
+    let answer = render::checked_answer(program, &start, &outcome, limits)?;
     let (moves, chains, certificates) = match &outcome {
         Outcome::Solved(s) => (
             s.moves.to_vec(),
@@ -439,7 +437,7 @@ fn linear_facts(program: &Program, limits: &pegflip::Limits) -> pegflip::Result<
     Ok(json!({
         "rank": l.rank(),
         "nullity": l.nullity(),
-        "solvable_states": pegflip::enumerate::Count { mult: 1, shift }.to_string(),
+        "solvable_states": pegflip::Count { mult: 1, shift }.to_string(),
         "targets": match program.goal() {
             Goal::Targets(t) => t.len(),
             Goal::FewestPieces => 0,

@@ -1,0 +1,150 @@
+//! Breadth-first search from one board over states of at most 64 cells.
+
+use crate::error::{Error, Result};
+use crate::limits::Limits;
+use crate::program::masks::Masks;
+use crate::program::{Goal, Program};
+use crate::stateset::StateSet;
+
+/// The bytes one visited state costs: its entry in a layer (state and move)
+/// and, past 30 cells, in the hash set of seen states.
+pub const BYTES_PER_STATE: u128 = 32;
+
+/// The bytes a search holds whatever it visits: the seen-bitmap, up to 30 cells.
+pub fn fixed_bytes(cells: usize) -> u128 {
+    if cells <= BITMAP_CELLS {
+        (1u128 << cells).div_ceil(8)
+    } else {
+        0
+    }
+}
+
+/// The most cells for which the seen set is a bitmap: 2^30 bits, 128 MiB.
+const BITMAP_CELLS: usize = 30;
+
+/// The most states a search may hold: `max-states`, and as many as fit in
+/// `max-memory` beside its fixed part.
+pub fn state_cap(cells: usize, limits: &Limits) -> u64 {
+    let room = u128::from(limits.max_memory)
+        .saturating_sub(fixed_bytes(cells) + crate::limits::PROCESS_BYTES);
+    let by_memory = (room / BYTES_PER_STATE).min(u128::from(u64::MAX)) as u64;
+    limits.max_states.min(by_memory)
+}
+
+/// The error for a search that reached its state cap.
+pub fn too_many_states(cells: usize, visited: u64, limits: &Limits) -> Error {
+    let by_memory = state_cap(cells, limits) < limits.max_states;
+    let (name, hint) = if by_memory {
+        (
+            "max-memory",
+            "the states this search must hold do not fit: raise --max-memory if the machine \
+             has room",
+        )
+    } else {
+        (
+            "max-states",
+            "the state space reachable from this board is too large to search: raise it with \
+             --set limits.max-states=N",
+        )
+    };
+    let (what, value) = if by_memory {
+        (
+            "the memory the states visited so far hold".to_string(),
+            u128::from(visited) * BYTES_PER_STATE + fixed_bytes(cells),
+        )
+    } else {
+        (
+            "the number of states visited".to_string(),
+            u128::from(visited),
+        )
+    };
+    limits.exceeded(name, what, value, hint)
+}
+
+/// The cost of a search visiting at most `states` states, with `extra`
+/// bytes besides (the move lists, the answer): what it must allocate, and as
+/// many states as fit in the rest of `max-memory`, where the search stops.
+pub(crate) fn cost(program: &Program, states: u128, extra: u128, limits: &Limits) -> (u128, u128) {
+    let fixed = fixed_bytes(program.cells()) + extra;
+    let room = u128::from(limits.max_memory).saturating_sub(fixed + crate::limits::PROCESS_BYTES);
+    let held = (states * BYTES_PER_STATE).min(room);
+    (fixed + held, states * program.moves().len() as u128)
+}
+
+/// What one search found: the moves from the start, and the state they reach.
+#[derive(Debug)]
+pub struct Found {
+    /// Indices into the program's moves, in the order played.
+    pub moves: Vec<usize>,
+    /// The state they reach.
+    pub end: u64,
+}
+
+/// Searches forward from `start`. For targets, stops at the first target
+/// reached (the fewest moves) and returns `None` when none is reachable. For
+/// fewest pieces, visits every reachable state and returns the path to one
+/// with the fewest pieces, and among those the fewest moves.
+pub(crate) fn bfs(program: &Program, start: u64, limits: &Limits) -> Result<Option<Found>> {
+    let masks = Masks::new(program)?;
+    let targets: Vec<u64> = match program.goal() {
+        Goal::Targets(t) => t.iter().map(|b| b.to_u64().unwrap_or(0)).collect(),
+        Goal::FewestPieces => Vec::new(),
+    };
+    let objective = matches!(program.goal(), Goal::FewestPieces);
+    let cap = state_cap(program.cells(), limits);
+    let mut seen = StateSet::new(program.cells(), BITMAP_CELLS);
+    seen.insert(start);
+    let mut visited = 1u64;
+    // Each layer lists its states with the move that first reached them.
+    let mut layers: Vec<Vec<(u64, u32)>> = vec![vec![(start, START)]];
+    let mut best = (start, 0);
+    loop {
+        let depth = layers.len() - 1;
+        let mut next = Vec::new();
+        for &(s, _) in &layers[depth] {
+            if !objective && targets.contains(&s) {
+                return Ok(Some(path(&layers, &masks, depth, s)));
+            }
+            if objective && s.count_ones() < best.0.count_ones() {
+                best = (s, depth);
+            }
+            for m in 0..masks.len() {
+                if masks.legal(s, m) {
+                    let t = s ^ masks.flip[m];
+                    if seen.insert(t) {
+                        visited += 1;
+                        if visited > cap {
+                            return Err(too_many_states(program.cells(), visited, limits));
+                        }
+                        next.push((t, m as u32));
+                    }
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        layers.push(next);
+    }
+    Ok(objective.then(|| path(&layers, &masks, best.1, best.0)))
+}
+
+/// The move recorded for the start state.
+const START: u32 = u32::MAX;
+
+/// The moves to `end`, found in layer `depth`: each state's move undoes to
+/// its parent (moves are XOR masks), which is looked up one layer up.
+fn path(layers: &[Vec<(u64, u32)>], masks: &Masks, depth: usize, end: u64) -> Found {
+    let mut moves = Vec::with_capacity(depth);
+    let mut s = end;
+    for layer in layers[1..=depth].iter().rev() {
+        let &(_, m) = layer
+            .iter()
+            .find(|&&(t, _)| t == s)
+            .expect("every state of a layer was reached from the layer before");
+        moves.push(m as usize);
+        s ^= masks.flip[m as usize];
+    }
+    moves.reverse();
+    Found { moves, end }
+}

@@ -1,0 +1,531 @@
+//! Layered enumeration of boards up to symmetry at memory speed: moves generated bit-parallel on a grid word, layers deduplicated in cache-sized hash partitions.
+//!
+//! Three ideas make a layer of the English board cost a few nanoseconds per
+//! successor:
+//! - **A grid word.** Each cell gets the bit `row * cols + col` of its
+//!   bounding grid, so that a move and the same move one cell over differ by
+//!   a shift. Moves are grouped by that pattern; a group's legal moves in a
+//!   state are one AND of shifted copies of the state (two pegs and a hole),
+//!   masked by the anchors where the group has a move.
+//! - **Images by XOR.** A successor is its parent XOR the move's cells, and a
+//!   symmetry maps XOR to XOR. So the images of a successor under every
+//!   symmetry are the parent's images (computed once per parent) XOR the
+//!   move's images (tabled once): its canonical form, the least image, is
+//!   one XOR and one minimum per symmetry.
+//! - **Hash partitions.** Successors are scattered by a hash of their
+//!   canonical form into [`PARTS`] partitions, each deduplicated in a hash
+//!   set small enough for the cache, on rayon's threads. Parents are taken in
+//!   rounds so that the scattered successors stay bounded and their buffers
+//!   are reused. A layer is then its partitions one after another, each
+//!   sorted: membership is a binary search in one partition.
+//!
+//! Every phase runs on all of rayon's threads. The engine serves moves that
+//! remove one piece each (so no state appears in two layers) on boards whose
+//! grid word, or failing that whose cells in order, fit in 63 bits;
+//! [`GridJumps::new`] says when it applies.
+
+use rayon::prelude::*;
+
+pub(crate) use crate::engines::parts::Layer;
+use crate::engines::parts::{PARTS, Set, part_of};
+use crate::error::Result;
+use crate::program::Program;
+use crate::program::masks::Masks;
+
+/// Parents expanded per round: their successors are buffered before they are
+/// deduplicated.
+const ROUND: usize = 1 << 21;
+
+/// The bytes the successors of one round of parents take, estimated for a
+/// board of `moves` jumps: eight on average per parent, at most `moves`.
+pub fn round_bytes(moves: u128) -> u128 {
+    ROUND as u128 * moves.min(8) * 8
+}
+
+/// The most jump patterns worth grouping: past it the per-state cost of one
+/// AND chain per pattern outweighs trying moves one by one.
+const MAX_PATTERNS: usize = 64;
+
+/// The most symmetries the engine takes: images are kept on the stack.
+const MAX_ORDER: usize = 48;
+
+/// The image widths the engine is compiled for: a group of `order`
+/// symmetries uses the least width at or above it, padded with the identity
+/// (which leaves every least image as it is).
+const WIDTHS: [usize; 6] = [1, 2, 4, 8, 16, MAX_ORDER];
+
+/// Jumps that share a pattern up to a shift of the grid word.
+struct Pattern {
+    /// The anchors (lowest cell of the three) where the pattern has a jump.
+    anchors: u64,
+    /// Where the two pegs are, above the anchor.
+    pegs: [u32; 2],
+    /// Where the hole is, above the anchor.
+    hole: u32,
+    /// Where, in the move-image table, this pattern's anchors begin.
+    images: usize,
+}
+
+/// A board's jumps and symmetries on its grid word.
+pub struct GridJumps {
+    /// The grid-word bit of each cell.
+    place: Vec<u32>,
+    /// The cells, as grid-word bits.
+    board: u64,
+    patterns: Vec<Pattern>,
+    /// Symmetries (the identity first).
+    order: usize,
+    /// Images per word, `order` padded with the identity: one of [`WIDTHS`].
+    width: usize,
+    /// Per grid-word byte, per byte value, its `width` images.
+    tables: Vec<Vec<u64>>,
+    /// Per pattern and anchor, the `width` images of the jump's three cells.
+    move_images: Vec<u64>,
+}
+
+impl GridJumps {
+    /// The engine for `program` with the symmetry group `perms` (cell
+    /// permutations, the identity included), or `None` when it does not
+    /// apply: a move that is not a jump (two pegs and a hole, all three
+    /// flipped), more than 63 cells, more than
+    /// 64 jump patterns, or more than 48 symmetries (`MAX_PATTERNS`, `MAX_ORDER`).
+    pub fn new(program: &Program, perms: &[Vec<usize>]) -> Option<GridJumps> {
+        let masks = Masks::new(program).ok()?;
+        let board = &program.puzzle().board;
+        let cols = board.cols().max(1);
+        let grid: Vec<u32> = (0..program.cells())
+            .map(|c| {
+                let [r, col] = board.coord(crate::board::CellId(c));
+                u32::try_from(r * cols + col).unwrap_or(u32::MAX)
+            })
+            .collect();
+        // A board whose grid is too wide for the word (a 9x9 cross) takes
+        // its cells in order: a jump is then a shift by the lengths of the
+        // rows between its cells, the same for every jump between the same rows.
+        let place: Vec<u32> = if board.is_graph() || grid.iter().any(|&p| p >= 63) {
+            (0..program.cells() as u32).collect()
+        } else {
+            grid
+        };
+        if place.iter().any(|&p| p >= 63) {
+            return None;
+        }
+        let to_grid = |word: u64| -> u64 {
+            let mut out = 0;
+            let mut rest = word;
+            while rest != 0 {
+                let c = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                out |= 1 << place[c];
+            }
+            out
+        };
+        let board_word = to_grid(if program.cells() == 64 {
+            !0
+        } else {
+            (1u64 << program.cells()) - 1
+        });
+        let mut patterns: Vec<Pattern> = Vec::new();
+        let mut flips: Vec<Vec<(u32, u64)>> = Vec::new();
+        for m in 0..masks.len() {
+            let (on, off, flip) = (
+                to_grid(masks.need_on[m]),
+                to_grid(masks.need_off[m]),
+                to_grid(masks.flip[m]),
+            );
+            if on.count_ones() != 2 || off.count_ones() != 1 || flip != on | off {
+                return None;
+            }
+            let anchor = flip.trailing_zeros();
+            let (on, hole) = (on >> anchor, (off >> anchor).trailing_zeros());
+            let pegs = [on.trailing_zeros(), 63 - on.leading_zeros()];
+            let p = match patterns
+                .iter()
+                .position(|p| p.pegs == pegs && p.hole == hole)
+            {
+                Some(p) => p,
+                None if patterns.len() == MAX_PATTERNS => return None,
+                None => {
+                    patterns.push(Pattern {
+                        anchors: 0,
+                        pegs,
+                        hole,
+                        images: 0,
+                    });
+                    flips.push(Vec::new());
+                    patterns.len() - 1
+                }
+            };
+            patterns[p].anchors |= 1 << anchor;
+            flips[p].push((anchor, flip));
+        }
+        let order = perms.len();
+        let width = *WIDTHS.iter().find(|&&w| w >= order)?;
+        // Grid-word permutations, padded with the identity up to `width`.
+        let identity: Vec<usize> = (0..program.cells()).collect();
+        let grid_perms: Vec<Vec<u32>> = (0..width)
+            .map(|k| {
+                let p = perms.get(k).unwrap_or(&identity);
+                let mut g: Vec<u32> = (0..64).collect();
+                for (c, &to) in p.iter().enumerate() {
+                    g[place[c] as usize] = place[to];
+                }
+                g
+            })
+            .collect();
+        let image = |k: usize, word: u64| -> u64 {
+            let mut out = 0;
+            let mut rest = word;
+            while rest != 0 {
+                let b = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                out |= 1 << grid_perms[k][b];
+            }
+            out
+        };
+        let bytes = (64 - board_word.leading_zeros() as usize).div_ceil(8);
+        let tables = (0..bytes)
+            .map(|byte| {
+                let mut table = vec![0u64; 256 * width];
+                for v in 0..256u64 {
+                    for k in 0..width {
+                        table[v as usize * width + k] = image(k, (v << (8 * byte)) & board_word);
+                    }
+                }
+                table
+            })
+            .collect();
+        let mut move_images = Vec::new();
+        for (p, list) in patterns.iter_mut().zip(&flips) {
+            p.images = move_images.len();
+            move_images.resize(move_images.len() + 64 * width, 0);
+            for &(anchor, flip) in list {
+                for k in 0..width {
+                    move_images[p.images + anchor as usize * width + k] = image(k, flip);
+                }
+            }
+        }
+        Some(GridJumps {
+            place,
+            board: board_word,
+            patterns,
+            order,
+            width,
+            tables,
+            move_images,
+        })
+    }
+
+    /// A program state (bit `c` for cell `c`) as a grid word.
+    pub fn to_grid(&self, state: u64) -> u64 {
+        let mut out = 0;
+        let mut rest = state;
+        while rest != 0 {
+            let c = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            out |= 1 << self.place[c];
+        }
+        out
+    }
+
+    /// A grid word as a program state: the inverse of [`GridJumps::to_grid`].
+    #[cfg(feature = "dataflow")]
+    pub fn to_state(&self, word: u64) -> u64 {
+        self.place
+            .iter()
+            .enumerate()
+            .fold(0, |state, (c, &at)| state | (word >> at & 1) << c)
+    }
+
+    /// The complement of a grid word within the board.
+    pub fn complement(&self, word: u64) -> u64 {
+        !word & self.board
+    }
+
+    /// The `N` images of `word` (`N` is the engine's width).
+    #[inline]
+    fn images<const N: usize>(&self, word: u64) -> [u64; N] {
+        let mut out = [0; N];
+        for (byte, table) in self.tables.iter().enumerate() {
+            let v = (word >> (8 * byte) & 0xff) as usize;
+            let row: &[u64; N] = table[v * N..(v + 1) * N]
+                .try_into()
+                .expect("a table row holds the engine's width");
+            for k in 0..N {
+                out[k] |= row[k];
+            }
+        }
+        out
+    }
+
+    /// Folds `f` over the images of `word` under the `order` symmetries.
+    fn fold_images<T>(&self, word: u64, init: T, f: impl Fn(T, u64) -> T) -> T {
+        fn fold<const N: usize, T>(
+            engine: &GridJumps,
+            word: u64,
+            init: T,
+            f: impl Fn(T, u64) -> T,
+        ) -> T {
+            engine.images::<N>(word)[..engine.order]
+                .iter()
+                .fold(init, |acc, &i| f(acc, i))
+        }
+        match self.width {
+            1 => fold::<1, T>(self, word, init, f),
+            2 => fold::<2, T>(self, word, init, f),
+            4 => fold::<4, T>(self, word, init, f),
+            8 => fold::<8, T>(self, word, init, f),
+            16 => fold::<16, T>(self, word, init, f),
+            _ => fold::<MAX_ORDER, T>(self, word, init, f),
+        }
+    }
+
+    /// The canonical form of a grid word: its least image.
+    pub fn canon(&self, word: u64) -> u64 {
+        self.fold_images(word, word, u64::min)
+    }
+
+    /// How many symmetries map `word` to itself: its orbit has
+    /// `order / stabilizer` words.
+    pub fn stabilizer(&self, word: u64) -> usize {
+        self.fold_images(word, 0, |n, i| n + usize::from(i == word))
+    }
+
+    /// The number of symmetries, the identity included.
+    pub fn order(&self) -> usize {
+        self.order
+    }
+
+    /// Pushes the canonical form of every successor of every state of
+    /// `parents` into its partition of `parts`.
+    pub(crate) fn expand(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
+        match self.width {
+            1 => self.expand_n::<1>(parents, parts),
+            2 => self.expand_n::<2>(parents, parts),
+            4 => self.expand_n::<4>(parents, parts),
+            8 => self.expand_n::<8>(parents, parts),
+            16 => self.expand_n::<16>(parents, parts),
+            _ => self.expand_n::<MAX_ORDER>(parents, parts),
+        }
+    }
+
+    fn expand_n<const N: usize>(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
+        for &state in parents {
+            let images = self.images::<N>(state);
+            let holes = !state;
+            for p in &self.patterns {
+                let mut legal =
+                    p.anchors & state >> p.pegs[0] & state >> p.pegs[1] & holes >> p.hole;
+                while legal != 0 {
+                    let anchor = legal.trailing_zeros() as usize;
+                    legal &= legal - 1;
+                    let at = p.images + anchor * N;
+                    let jump: &[u64; N] = self.move_images[at..at + N]
+                        .try_into()
+                        .expect("a move-image row holds the engine's width");
+                    let mut best = u64::MAX;
+                    for k in 0..N {
+                        best = best.min(images[k] ^ jump[k]);
+                    }
+                    parts[part_of(best)].push(best);
+                }
+            }
+        }
+    }
+
+    /// Runs the layered search from `sources` (canonical grid words), calling
+    /// `layer(depth, layer)` for each layer; `layer` returns false to stop.
+    /// The memory of the layer at hand and the one being built, with the
+    /// `held` bytes the caller keeps, is checked against `max_memory` before
+    /// each round of parents: past it, the run stops with the limit error.
+    pub fn run(
+        &self,
+        sources: &[u64],
+        max_memory: u64,
+        held: impl Fn() -> u64,
+        mut layer: impl FnMut(usize, &Layer) -> bool,
+    ) -> Result<()> {
+        let mut current = Layer::from_keys(sources.to_vec());
+        let threads = rayon::current_num_threads().max(1);
+        let tasks = threads * 8;
+        let mut buffers: Vec<Vec<Vec<u64>>> = (0..tasks).map(|_| vec![Vec::new(); PARTS]).collect();
+        let mut depth = 0;
+        while !current.is_empty() {
+            if !layer(depth, &current) {
+                return Ok(());
+            }
+            let mut sets: Vec<Set> = (0..PARTS)
+                .into_par_iter()
+                .map(|_| Set::with_capacity(current.len() / PARTS))
+                .collect();
+            for round in current.keys.chunks(ROUND) {
+                // What is held now: the buffers keep their capacity from round to round.
+                let buffered: u64 = buffers
+                    .iter()
+                    .flatten()
+                    .map(|b| b.capacity() as u64 * 8)
+                    .sum();
+                let set_bytes: u64 = sets.iter().map(Set::bytes).sum();
+                let total = held() + current.bytes() + set_bytes + buffered;
+                if total > max_memory {
+                    return Err(crate::limits::Limits::exceeded_bound(
+                        "max-memory",
+                        "the memory for the next layer (so far)",
+                        u128::from(total),
+                        u128::from(max_memory),
+                        "raise --max-memory if the machine has room",
+                    ));
+                }
+                let per = round.len().div_ceil(tasks).max(1);
+                let used = round.len().div_ceil(per);
+                buffers
+                    .par_iter_mut()
+                    .zip(round.par_chunks(per))
+                    .for_each(|(parts, parents)| {
+                        parts.iter_mut().for_each(Vec::clear);
+                        self.expand(parents, parts);
+                    });
+                let buffers = &buffers[..used];
+                sets.par_iter_mut().enumerate().for_each(|(p, set)| {
+                    for parts in buffers {
+                        for &t in &parts[p] {
+                            set.insert(t);
+                        }
+                    }
+                });
+            }
+            current = Layer::from_sets(sets);
+            depth += 1;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Limits;
+    use crate::symmetry::Symmetries;
+
+    fn engine(name: &str) -> (Program, Symmetries, GridJumps) {
+        let entry = crate::catalogue::find(name).unwrap();
+        let program = crate::Puzzle::parse(entry.text, name)
+            .unwrap()
+            .compile()
+            .unwrap();
+        let group = Symmetries::of(&program, &[], &Limits::default()).unwrap();
+        let engine = GridJumps::new(&program, group.perms()).unwrap();
+        (program, group, engine)
+    }
+
+    /// Random states by xorshift, within `cells` bits.
+    fn states(cells: usize, n: usize) -> Vec<u64> {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x & ((1u64 << cells) - 1)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn shipped_peg_boards_group_their_jumps_into_few_patterns() {
+        for (name, patterns, order) in [
+            ("english33", 4, 8),
+            ("french37", 4, 8),
+            ("triangle15", 6, 6),
+            ("pebble12", 2, 2),
+        ] {
+            let (_, _, engine) = engine(name);
+            assert_eq!(engine.patterns.len(), patterns, "{name}");
+            assert_eq!(engine.order(), order, "{name}");
+        }
+    }
+
+    /// The successors found bit-parallel, with canonical forms by XOR of
+    /// images, are exactly the legal moves tried one by one, canonicalised
+    /// image by image.
+    #[test]
+    fn successors_and_canonical_forms_agree_with_moves_tried_one_by_one() {
+        for name in ["english33", "french37", "triangle15", "pebble12"] {
+            let (program, group, engine) = engine(name);
+            let masks = Masks::new(&program).unwrap();
+            for s in states(program.cells(), 2000) {
+                let mut parts = vec![Vec::new(); PARTS];
+                engine.expand(&[engine.to_grid(s)], &mut parts);
+                let mut fast: Vec<u64> = parts.concat();
+                fast.sort_unstable();
+                let mut slow: Vec<u64> = (0..masks.len())
+                    .filter(|&m| masks.legal(s, m))
+                    .map(|m| {
+                        let t = s ^ masks.flip[m];
+                        (0..group.len())
+                            .map(|k| engine.to_grid(group.apply(k, t)))
+                            .min()
+                            .unwrap()
+                    })
+                    .collect();
+                slow.sort_unstable();
+                assert_eq!(fast, slow, "{name} from {s:#x}");
+                for &t in &fast {
+                    assert_eq!(
+                        part_of(t),
+                        parts.iter().position(|p| p.contains(&t)).unwrap()
+                    );
+                }
+                let word = engine.to_grid(s);
+                let orbit: Vec<u64> = (0..group.len())
+                    .map(|k| engine.to_grid(group.apply(k, s)))
+                    .collect();
+                assert_eq!(engine.canon(word), *orbit.iter().min().unwrap());
+                let fixed = orbit.iter().filter(|&&i| i == word).count();
+                assert_eq!(engine.stabilizer(word), fixed, "{name} {s:#x}");
+                assert_eq!(
+                    engine.complement(word),
+                    engine.to_grid(!s & masks_all(&program))
+                );
+            }
+        }
+    }
+
+    fn masks_all(program: &Program) -> u64 {
+        (1u64 << program.cells()) - 1
+    }
+
+    #[test]
+    fn sets_keep_each_word_once_through_growth() {
+        let words = states(40, 50_000);
+        let mut set = Set::with_capacity(1);
+        for &w in words.iter().chain(&words) {
+            set.insert(w);
+        }
+        let mut keys = set.keys;
+        keys.sort_unstable();
+        let mut expected = words.clone();
+        expected.sort_unstable();
+        expected.dedup();
+        assert_eq!(keys, expected);
+    }
+
+    #[test]
+    fn layers_find_their_states_and_sum_what_two_layers_share() {
+        let a: Vec<u64> = states(30, 20_000);
+        let b: Vec<u64> = states(30, 40_000)[10_000..].to_vec();
+        let (la, lb) = (Layer::from_keys(a.clone()), Layer::from_keys(b.clone()));
+        assert!(a.iter().all(|&w| la.contains(w)));
+        assert!(!la.contains(1 << 40));
+        let shared = a.iter().filter(|w| b.contains(w)).count();
+        assert!(shared > 0);
+        assert_eq!(la.common_sum(&lb, |_| 1), shared as u128);
+        assert_eq!(
+            lb.common_sum(&la, u128::from),
+            a.iter()
+                .filter(|w| b.contains(w))
+                .map(|&w| u128::from(w))
+                .sum::<u128>()
+        );
+    }
+}

@@ -1,0 +1,549 @@
+//! Layered peg enumeration as a timely dataflow: each layer hash-partitioned across worker threads and processes.
+//!
+//! Every worker runs the same loop, one timely round per layer:
+//! - it expands the positions of the layer it owns with the grid-word engine
+//!   ([`crate::engines::bitboard`]), canonical up to the symmetries that fix the start;
+//! - the children are exchanged to their owners: a position belongs to the
+//!   worker its partition (a hash of the position) is routed to;
+//! - each worker inserts what it receives into one hash set per partition it
+//!   owns, its part of the next layer (`spill.rs`, on disk with a spill
+//!   directory);
+//! - its counts for the layer (positions, and positions weighted by orbit
+//!   size) are broadcast, so every worker knows the totals, when the layers
+//!   end, and whether any worker passed its memory budget.
+//!
+//! Only the layer being expanded and the one being built are kept. The
+//! workers are threads of one process ([`Cluster::local`]) or of several
+//! processes that connect over TCP ([`Cluster`] with addresses): every
+//! process runs the same command with its own index, and all of them end
+//! with the same [`Summary`].
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::panic::AssertUnwindSafe;
+use std::rc::Rc;
+use std::sync::{Arc, Mutex};
+
+use timely::dataflow::operators::vec::{Broadcast, Input};
+use timely::dataflow::operators::{Exchange, Inspect, Probe};
+use timely::dataflow::{InputHandleVec, ProbeHandle};
+use timely::progress::Stamp;
+
+mod net;
+mod spill;
+
+pub use net::is_lost_connection;
+
+use crate::bits::Bits;
+use crate::engines::bitboard::GridJumps;
+use crate::engines::parts::{PARTS, part_of};
+use crate::engines::pegs::DATAFLOW_CHUNK;
+use crate::error::{Error, Result};
+use crate::limits::Limits;
+use crate::outcome::Summary;
+use crate::program::Program;
+use crate::query::Output;
+use crate::query::{Cluster, Event, Listing, Observer, Request};
+use net::{allocators, lost_peer};
+use spill::{Building, Held, Spill};
+
+/// Bytes a position of the layer being built takes beyond its own 8: its
+/// hash set's slots (1.3 to 2.7 a position at 8 bytes each) and the slack
+/// of the keys' vector ([`Building`]).
+const BUILD_BYTES: u64 = 24;
+
+/// A worker's buffers of arrivals take at most this fraction of its share.
+const BUFFER_SHARE: u64 = 16;
+
+/// With a spill, a worker keeps its layer and its sets to this fraction of its share.
+const SPILL_SHARE: u64 = 4;
+
+/// What one worker reports for one layer: its index, its positions, the
+/// positions they stand for, and the bytes it held.
+type Report = (u64, u64, u128, u64);
+
+/// Counts the positions reachable from `request.from` (a count or a
+/// histogram, with `--reachable`) on a peg program the peg orbits engine
+/// serves, as a timely dataflow on `cluster`; a listing goes to one file per
+/// worker ([`Listing`]). Every process returns the same summary.
+/// `limits.max_memory` is each process's: its worker threads share it.
+pub fn count(
+    program: &Program,
+    request: &Request,
+    limits: &Limits,
+    cluster: &Cluster,
+) -> Result<Summary> {
+    let not_planned =
+        || Error::Internal("the dataflow engine was planned for a query it does not serve".into());
+    let start = request
+        .from
+        .as_ref()
+        .and_then(|s| s.to_u64())
+        .ok_or_else(not_planned)?;
+    if !request.reachable || (request.output == Output::List) != request.listing.is_some() {
+        return Err(not_planned());
+    }
+    // A listing without symmetry lists every position, so every position is held.
+    let explicit = request.explicit || (request.listing.is_some() && !request.symmetry);
+    let request = &Request {
+        explicit,
+        ..request.clone()
+    };
+    let perms = crate::engines::pegs::start_group(program, start, request, limits)?;
+    // Built once here to refuse early; each worker builds its own copy.
+    let engine = GridJumps::new(program, &perms).ok_or_else(not_planned)?;
+    let order = engine.order();
+    let source = engine.canon(engine.to_grid(start));
+    let symmetry = request.symmetry;
+    // Each worker's share of the process's memory.
+    let budget = limits.max_memory / cluster.threads.max(1) as u64;
+    let estimate = estimate(program, start, order, cluster.workers());
+    // What a worker holds besides its layers: the successors of one chunk of
+    // parents in flight, on both sides of the exchange, and its buffers of arrivals.
+    let flight = u64::try_from(crate::engines::pegs::dataflow_round_bytes(
+        1,
+        program.moves().len(),
+    ))
+    .unwrap_or(u64::MAX)
+    .saturating_add(spill::buffer_bytes(budget / BUFFER_SHARE));
+    // With a spill, a worker holds at most a quarter of its share in memory and the rest on disk.
+    let disk = match &request.spill {
+        None => None,
+        Some(dir) => {
+            let free = fs4::available_space(dir).map_err(|source| Error::Io {
+                path: dir.display().to_string(),
+                source,
+            })?;
+            Some((estimate.2, free))
+        }
+    };
+    let held = if disk.is_some() {
+        estimate.0.min(budget / SPILL_SHARE)
+    } else {
+        estimate.0
+    }
+    .saturating_add(flight);
+    if let Some(observer) = &request.observer {
+        (observer.0)(&Event::Estimate {
+            bytes: held,
+            high: estimate.1.saturating_add(flight),
+            budget,
+            disk,
+        });
+    }
+    if let Some((bytes, free)) = disk {
+        let need = bytes.saturating_mul(cluster.threads as u64);
+        if need > free {
+            return Err(Error::Usage(format!(
+                "the spill is estimated to need {} on {} ({} for each of {} workers), but {} is \
+                 free there: spill to a bigger disk, or add processes",
+                crate::limits::human_bytes(u128::from(need)),
+                request
+                    .spill
+                    .as_ref()
+                    .map(|d| d.display().to_string())
+                    .unwrap_or_default(),
+                crate::limits::human_bytes(u128::from(bytes)),
+                cluster.threads,
+                crate::limits::human_bytes(u128::from(free)),
+            )));
+        }
+    }
+    if held > budget {
+        return Err(crate::limits::Limits::exceeded_bound(
+            "max-memory",
+            format!(
+                "the memory one worker is estimated to need at its peak (from at most {} \
+                 positions drawn per layer; its share of max-memory over {} threads)",
+                crate::engines::sample::Sampling::default().draws,
+                cluster.threads
+            ),
+            u128::from(held),
+            u128::from(budget),
+            "raise --max-memory, add processes, or give --spill-dir",
+        ));
+    }
+    let shared = Arc::new(Shared {
+        program: program.clone(),
+        perms,
+        listing: request.listing.clone(),
+        observer: request.observer.clone(),
+        spill: request.spill.clone(),
+        threads: cluster.threads,
+    });
+    let (builders, comms) = allocators(cluster)?;
+    // The first worker failure, in words: a panic's message is lost in timely's join.
+    let failure: Arc<Mutex<Option<String>>> = Arc::default();
+    let failed = failure.clone();
+    let work = move |worker: &mut timely::worker::Worker| {
+        let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            layers(worker, &shared, source, order, symmetry, budget)
+        }));
+        run.unwrap_or_else(|panic| {
+            let message = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "a worker panicked".into());
+            if let Ok(mut first) = failed.lock() {
+                first.get_or_insert(message);
+            }
+            Err(Stop::Failed)
+        })
+    };
+    let guards =
+        timely::execute::execute_from(builders, comms, timely::WorkerConfig::default(), work)
+            .map_err(|e| Error::Usage(format!("the dataflow could not start: {e}")))?;
+    // After a lost connection timely's own threads panic as they are joined too.
+    let results = std::panic::catch_unwind(AssertUnwindSafe(|| guards.join()));
+    let lost = || {
+        let message = failure.lock().ok().and_then(|f| f.clone());
+        Error::Usage(format!(
+            "the dataflow stopped: {}",
+            lost_peer(message.as_deref().unwrap_or("a worker panicked"))
+        ))
+    };
+    let mut answer = None;
+    let mut peer = false;
+    for result in results.map_err(|_| lost())? {
+        match result {
+            Ok(Ok(summary)) => answer = answer.or(Some(summary)),
+            Ok(Err(Stop::Memory(depth, bytes, budget))) => {
+                return Err(crate::limits::Limits::exceeded_bound(
+                    "max-memory",
+                    format!(
+                        "the memory one worker needs for layer {depth} (its share of the \
+                         process's max-memory over {} threads, the process as the system \
+                         counts it)",
+                        cluster.threads
+                    ),
+                    u128::from(bytes),
+                    u128::from(budget),
+                    if request.spill.is_some() {
+                        "raise --max-memory, or add processes"
+                    } else {
+                        "raise --max-memory, add processes, or give --spill-dir"
+                    },
+                ));
+            }
+            Ok(Err(Stop::Io(path, source))) => {
+                return Err(Error::Write {
+                    path: path.display().to_string(),
+                    source,
+                });
+            }
+            Ok(Err(Stop::Peer)) => peer = true,
+            Ok(Err(Stop::Failed)) | Err(_) => return Err(lost()),
+        }
+    }
+    if peer {
+        return Err(Error::Usage(
+            "the dataflow stopped: a worker of another process could not go on (it could not \
+             write or read a file, or its process passed max-memory); that process says which"
+                .into(),
+        ));
+    }
+    answer.ok_or_else(|| Error::Internal("no worker returned a summary".into()))
+}
+
+/// The estimated peak bytes of one of `workers` workers, the same at the
+/// sample's 95% bound, and the disk it would spill to at its peak. In
+/// memory it holds the largest layer as lists while it builds the next in
+/// hash sets; on disk, a layer's file while it writes the next one's runs
+/// and merges them (a run may repeat what another holds: counted twice).
+/// Layers are counted in positions; held up to `order` symmetries, a worker
+/// holds about one in `order` of them. Without a sample (a board past 64
+/// cells), nothing is estimated.
+fn estimate(program: &Program, start: u64, order: usize, workers: usize) -> (u64, u64, u64) {
+    use crate::engines::sample::LayerEstimate;
+    let layers =
+        crate::engines::sample::layers(program, start, Default::default()).unwrap_or_default();
+    let share = (order * workers.max(1)) as f64;
+    let peak = |size: &dyn Fn(&LayerEstimate) -> f64, held: f64, next: f64| -> u64 {
+        let sizes: Vec<f64> = layers.iter().map(size).collect();
+        let most = sizes
+            .iter()
+            .enumerate()
+            .map(|(d, &h)| h * held + sizes.get(d + 1).copied().unwrap_or(0.0) * next)
+            .fold(0f64, f64::max);
+        (most / share).ceil() as u64
+    };
+    let building = (8 + BUILD_BYTES) as f64;
+    (
+        peak(&LayerEstimate::estimate, 8.0, building),
+        peak(&LayerEstimate::high, 8.0, building),
+        peak(&LayerEstimate::estimate, 8.0, 3.0 * 8.0),
+    )
+}
+
+/// What every worker of a process shares.
+struct Shared {
+    program: Program,
+    perms: Vec<Vec<usize>>,
+    listing: Option<Listing>,
+    observer: Option<Observer>,
+    spill: Option<std::path::PathBuf>,
+    /// Workers per process.
+    threads: usize,
+}
+
+/// Why a worker stopped before the last layer.
+enum Stop {
+    /// A layer needed more than the worker's share of max-memory: at which
+    /// layer, the bytes, and the share.
+    Memory(u32, u64, u64),
+    /// Its listing file or its spill could not be written or read.
+    Io(std::path::PathBuf, std::io::Error),
+    /// A worker of another process failed, and said why in its own process.
+    Peer,
+    /// A worker panicked (its message is kept aside).
+    Failed,
+}
+
+/// The bytes a failed worker reports: past every share, so all stop.
+const FAILED: u64 = u64::MAX;
+
+/// One worker's rounds, one per layer, until a layer is empty everywhere.
+fn layers(
+    worker: &mut timely::worker::Worker,
+    shared: &Shared,
+    source: u64,
+    order: usize,
+    symmetry: bool,
+    budget: u64,
+) -> std::result::Result<Summary, Stop> {
+    let engine =
+        GridJumps::new(&shared.program, &shared.perms).expect("checked before the workers start");
+    let cells = shared.program.cells();
+    let me = worker.index();
+    let peers = worker.peers();
+    // An I/O failure is reported to every worker at the next round, and all stop
+    // together: a worker that stopped alone would leave the others counting without it.
+    let mut failure: Option<Stop> = None;
+    let mut listing = match &shared.listing {
+        None => None,
+        Some(l) => {
+            let path = l.file(me, peers);
+            match std::fs::File::create(&path) {
+                Ok(file) => Some((l, path, std::io::BufWriter::with_capacity(1 << 16, file))),
+                Err(e) => {
+                    failure = Some(Stop::Io(path, e));
+                    None
+                }
+            }
+        }
+    };
+    let mut children: InputHandleVec<u32, u64> = InputHandleVec::new();
+    let mut reports: InputHandleVec<u32, Report> = InputHandleVec::new();
+    // What arrives goes into the next layer as it arrives, by round: a fast
+    // worker's next round may arrive before this worker has taken the current
+    // one. Its buffers take at most a sixteenth of the share.
+    let building = Rc::new(RefCell::new(Building::new(peers, budget / BUFFER_SHARE)));
+    let totals: Rc<RefCell<BTreeMap<u32, Vec<Report>>>> = Rc::default();
+    let probe = ProbeHandle::new();
+    worker.dataflow::<u32, _, _>(|scope| {
+        scope
+            .input_from(&mut children)
+            .exchange(|w: &u64| part_of(*w) as u64)
+            .inspect_core({
+                let building = building.clone();
+                move |event: Inspected<'_, '_, '_, u64>| {
+                    if let Ok((stamp, data)) = event {
+                        let round = stamp.least().copied().unwrap_or_default();
+                        building.borrow_mut().receive(round, data);
+                    }
+                }
+            })
+            .probe_with(&probe);
+        scope
+            .input_from(&mut reports)
+            .broadcast()
+            .inspect_core(by_round(totals.clone()))
+            .probe_with(&probe);
+    });
+    let owns = |w: u64| part_of(w) % peers == me;
+    let mut layer = Held::Memory(if owns(source) {
+        vec![vec![source]]
+    } else {
+        Vec::new()
+    });
+    // A spill keeps what this worker counts (its layer and sets) to a quarter of its
+    // share: the rest is for what it does not count, the messages in flight to it above all.
+    let mut spill = shared
+        .spill
+        .as_ref()
+        .map(|dir| Spill::new(dir, me, budget / SPILL_SHARE));
+    let spill_error = |e: std::io::Error| Stop::Io(shared.spill.clone().unwrap_or_default(), e);
+    let io = |path: &std::path::Path, e| Stop::Io(path.to_path_buf(), e);
+    let mut summary = Summary {
+        symmetries: if symmetry { order } else { 1 },
+        ..Summary::default()
+    };
+    let mut parts: Vec<Vec<u64>> = vec![Vec::new(); PARTS];
+    // The bytes held at the end of the last round: its layer and the sets of the next.
+    let mut built = 0u64;
+    let mut depth: u32 = 0;
+    loop {
+        // A worker past its share, or failed, reports so and expands nothing,
+        // so that every worker sees it at the end of the round and all stop together.
+        let mut held = built.max(layer.memory());
+        if let Some(Stop::Memory(_, bytes, _)) = &failure {
+            held = held.max(*bytes);
+        }
+        if held > budget || failure.is_some() {
+            std::mem::replace(&mut layer, Held::empty()).discard();
+        }
+        let mut weighted: u128 = 0;
+        let pass = layer.chunks(DATAFLOW_CHUNK, io, |chunk| {
+            if let Some((l, path, out)) = &mut listing {
+                for &w in chunk {
+                    (l.write)(&Bits::from_u64(cells, engine.to_state(w)), depth, out)
+                        .map_err(|e| Stop::Io(path.clone(), e))?;
+                }
+            }
+            weighted += chunk
+                .iter()
+                .map(|&s| {
+                    if symmetry {
+                        1
+                    } else {
+                        (order / engine.stabilizer(s)) as u128
+                    }
+                })
+                .sum::<u128>();
+            Ok(())
+        });
+        if let Err(stop) = pass {
+            failure.get_or_insert(stop);
+        }
+        if failure
+            .as_ref()
+            .is_some_and(|f| !matches!(f, Stop::Memory(..)))
+        {
+            held = FAILED;
+        }
+        reports.send((me as u64, layer.len(), weighted, held));
+        // Sets are first sized for a layer like this one, or for what a spill lets them hold.
+        building.borrow_mut().expect(
+            layer.len().min(
+                spill
+                    .as_ref()
+                    .map_or(u64::MAX, |s| s.bytes / (8 + BUILD_BYTES)),
+            ),
+        );
+        if failure.is_none() {
+            let layer_bytes = layer.memory();
+            let pass = layer.chunks(DATAFLOW_CHUNK, io, |chunk| {
+                parts.iter_mut().for_each(Vec::clear);
+                engine.expand(chunk, &mut parts);
+                for part in &mut parts {
+                    children.send_batch(part);
+                }
+                worker.step();
+                if building.borrow_mut().inserted() {
+                    if let Some(spill) = &mut spill {
+                        spill
+                            .spill_full(&mut building.borrow_mut(), layer_bytes)
+                            .map_err(spill_error)?;
+                    }
+                    if let Some(share) = past_memory(budget, shared.threads) {
+                        return Err(Stop::Memory(depth + 1, share, budget));
+                    }
+                }
+                Ok(())
+            });
+            if let Err(stop) = pass {
+                failure.get_or_insert(stop);
+            }
+        }
+        depth += 1;
+        children.advance_to(depth);
+        reports.advance_to(depth);
+        while probe.less_than(children.time()) {
+            worker.step();
+            if building.borrow_mut().inserted() && failure.is_none() {
+                if let Some(spill) = &mut spill
+                    && let Err(e) = spill.spill_full(&mut building.borrow_mut(), layer.memory())
+                {
+                    failure = Some(spill_error(e));
+                }
+                if let Some(share) = past_memory(budget, shared.threads) {
+                    failure.get_or_insert(Stop::Memory(depth, share, budget));
+                }
+            }
+        }
+        let round = depth - 1;
+        let mut reported: Vec<Report> = totals.borrow_mut().remove(&round).unwrap_or_default();
+        reported.sort_unstable();
+        let states: u64 = reported.iter().map(|r| r.1).sum();
+        let weight: u128 = reported.iter().map(|r| r.2).sum();
+        let peak: u64 = reported.iter().map(|r| r.3).max().unwrap_or(0);
+        // Every worker reads the same reports, so all stop together.
+        if peak == FAILED {
+            return Err(failure.unwrap_or(Stop::Peer));
+        }
+        if peak > budget {
+            return Err(Stop::Memory(round, peak, budget));
+        }
+        if states == 0 {
+            break;
+        }
+        if let Some(observer) = shared
+            .observer
+            .as_ref()
+            .filter(|_| me.is_multiple_of(shared.threads))
+        {
+            (observer.0)(&Event::Layer {
+                depth: round,
+                positions: reported.iter().map(|r| r.1).collect(),
+            });
+        }
+        summary.count.add(weight);
+        *summary.histogram.entry(round).or_default() += weight;
+        let parts = {
+            let mut building = building.borrow_mut();
+            built = building.bytes() + layer.memory();
+            building.take(round)
+        };
+        let next = match &mut spill {
+            Some(spill) => spill.finish(round, parts).unwrap_or_else(|e| {
+                failure.get_or_insert(spill_error(e));
+                Held::empty()
+            }),
+            None => Held::Memory(parts),
+        };
+        std::mem::replace(&mut layer, next).discard();
+    }
+    if let Some((_, path, out)) = &mut listing {
+        out.flush().map_err(|e| Stop::Io(path.clone(), e))?;
+    }
+    Ok(summary)
+}
+
+/// A worker's share of its process's resident memory when the process holds
+/// more than `threads` shares of `budget` (the process as the system counts
+/// it, buffers and all); `None` while it fits, or where it cannot be read.
+fn past_memory(budget: u64, threads: usize) -> Option<u64> {
+    let threads = threads.max(1) as u64;
+    let resident = crate::limits::resident_bytes()?;
+    (resident > budget.saturating_mul(threads)).then_some(resident / threads)
+}
+
+/// What `inspect_core` sees: a batch of records under its stamp, or a new frontier.
+type Inspected<'s, 'd, 'f, D> = std::result::Result<(&'s Stamp<u32>, &'d Vec<D>), &'f [u32]>;
+
+/// An inspection that files each batch of records under its round in `into`.
+fn by_round<D: Copy, C: Default + Extend<D>>(
+    into: Rc<RefCell<BTreeMap<u32, C>>>,
+) -> impl FnMut(Inspected<'_, '_, '_, D>) {
+    move |event| {
+        if let Ok((stamp, data)) = event {
+            let round = stamp.least().copied().unwrap_or_default();
+            into.borrow_mut()
+                .entry(round)
+                .or_default()
+                .extend(data.iter().copied());
+        }
+    }
+}

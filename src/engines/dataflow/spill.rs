@@ -1,0 +1,432 @@
+//! A dataflow worker's layers: the next one built from what arrives in cache-sized hash sets, one per partition it owns, in memory or spilled to disk as sorted runs.
+//!
+//! A position belongs to the worker that owns its partition
+//! ([`part_of`]). What a worker receives in a round is buffered; a full
+//! buffer is scattered by partition and each partition's share inserted
+//! into that partition's hash set ([`Building::receive`]), so that the
+//! inserts of a pass stay in one set small enough for the cache. At the end
+//! of the round each set's keys, sorted, are the worker's part of the next
+//! layer, partition by partition ([`Held`]).
+//!
+//! With a spill directory, once the sets and the layer being expanded take
+//! [`Spill::bytes`], the sets are written out as a run in that order (and
+//! emptied); at the end of the round
+//! the runs (and what is left in memory) are merged, each position once,
+//! into a file of little-endian words that the next round reads back a
+//! chunk at a time. A round that never spilled stays in memory.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+use crate::engines::parts::{PARTS, Set, part_of};
+
+/// The order a worker keeps its positions in: by partition, then by value.
+fn rank(word: u64) -> (usize, u64) {
+    (part_of(word), word)
+}
+
+/// A layer as a worker holds it: ordered by [`rank`], in memory or in a file.
+pub(super) enum Held {
+    /// The positions of each partition the worker owns, each sorted.
+    Memory(Vec<Vec<u64>>),
+    /// A file of `len` little-endian words in [`rank`] order.
+    Disk { path: PathBuf, len: u64 },
+}
+
+impl Held {
+    /// An empty layer.
+    pub(super) fn empty() -> Held {
+        Held::Memory(Vec::new())
+    }
+
+    /// How many positions.
+    pub(super) fn len(&self) -> u64 {
+        match self {
+            Held::Memory(parts) => parts.iter().map(|p| p.len() as u64).sum(),
+            Held::Disk { len, .. } => *len,
+        }
+    }
+
+    /// The bytes it takes in memory.
+    pub(super) fn memory(&self) -> u64 {
+        match self {
+            Held::Memory(parts) => parts.iter().map(|p| p.capacity() as u64 * 8).sum(),
+            Held::Disk { .. } => 0,
+        }
+    }
+
+    /// Calls `f` on the positions in order, at most `chunk` at a time.
+    pub(super) fn chunks<E>(
+        &self,
+        chunk: usize,
+        io: impl Fn(&Path, std::io::Error) -> E,
+        f: impl FnMut(&[u64]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut f = f;
+        match self {
+            Held::Memory(parts) => parts.iter().flat_map(|p| p.chunks(chunk)).try_for_each(f),
+            Held::Disk { path, len } => {
+                let file = File::open(path).map_err(|e| io(path, e))?;
+                let mut reader = BufReader::with_capacity(1 << 16, file);
+                let mut left = *len;
+                let mut words = Vec::with_capacity(chunk);
+                let mut bytes = vec![0u8; chunk * 8];
+                while left > 0 {
+                    let n = left.min(chunk as u64) as usize;
+                    reader
+                        .read_exact(&mut bytes[..n * 8])
+                        .map_err(|e| io(path, e))?;
+                    words.clear();
+                    words.extend(
+                        bytes[..n * 8]
+                            .chunks_exact(8)
+                            .map(|b| u64::from_le_bytes(b.try_into().expect("eight bytes"))),
+                    );
+                    f(&words)?;
+                    left -= n as u64;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Removes its file, if it has one.
+    pub(super) fn discard(self) {
+        if let Held::Disk { path, .. } = self {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// The most arrivals buffered before they are scattered and inserted:
+/// enough that each partition's share is a long run of inserts into one set.
+const FLUSH: usize = 1 << 23;
+
+/// The arrivals buffered when the buffers may take `bytes`: the pending
+/// arrivals and their scattered copy take 16 bytes a position.
+fn flush(bytes: u64) -> usize {
+    usize::try_from(bytes / 16).map_or(FLUSH, |n| n.clamp(1, FLUSH))
+}
+
+/// The bytes the buffers of arrivals take at most when they may take `bytes`.
+pub(super) fn buffer_bytes(bytes: u64) -> u64 {
+    flush(bytes) as u64 * 16
+}
+
+/// The layers a worker is building, by round: one hash set per partition
+/// it owns, and the arrivals not inserted yet.
+pub(super) struct Building {
+    /// The workers: a worker owns the partitions `p` with `p % peers` its
+    /// index, and keeps partition `p` at `p / peers`.
+    peers: usize,
+    /// Arrivals buffered before they are inserted.
+    flush: usize,
+    /// The positions a set is first sized for.
+    guess: usize,
+    kept: BTreeMap<u32, Vec<Set>>,
+    /// Arrivals not inserted yet, by round.
+    pending: BTreeMap<u32, Vec<u64>>,
+    /// Arrivals scattered by partition, reused from pass to pass.
+    scattered: Vec<Vec<u64>>,
+    /// Whether anything was inserted since [`Building::inserted`] was last asked.
+    fresh: bool,
+}
+
+impl Building {
+    /// The building of one of `peers` workers whose buffers of arrivals may
+    /// take about `bytes` (at most [`FLUSH`] positions).
+    pub(super) fn new(peers: usize, bytes: u64) -> Building {
+        let peers = peers.max(1);
+        Building {
+            peers,
+            flush: flush(bytes),
+            guess: 0,
+            kept: BTreeMap::new(),
+            pending: BTreeMap::new(),
+            scattered: vec![Vec::new(); PARTS.div_ceil(peers)],
+            fresh: false,
+        }
+    }
+
+    /// Sizes the sets of the rounds not begun yet for a layer of about
+    /// `positions` positions on this worker.
+    pub(super) fn expect(&mut self, positions: u64) {
+        let sets = self.scattered.len() as u64;
+        self.guess = usize::try_from(positions / sets).unwrap_or(usize::MAX);
+    }
+
+    /// Takes `arrivals` for `round`: buffered, and inserted once the buffer is full.
+    pub(super) fn receive(&mut self, round: u32, arrivals: &[u64]) {
+        let pending = self.pending.entry(round).or_default();
+        pending.extend_from_slice(arrivals);
+        if pending.len() >= self.flush {
+            self.insert(round);
+        }
+    }
+
+    /// Whether anything was inserted since the last call.
+    pub(super) fn inserted(&mut self) -> bool {
+        std::mem::take(&mut self.fresh)
+    }
+
+    /// Inserts the arrivals pending for `round`: scattered by partition, then
+    /// each partition's share into its set.
+    fn insert(&mut self, round: u32) {
+        let Some(pending) = self.pending.get_mut(&round) else {
+            return;
+        };
+        for &w in pending.iter() {
+            self.scattered[part_of(w) / self.peers].push(w);
+        }
+        pending.clear();
+        let (guess, count) = (self.guess, self.scattered.len());
+        let sets = self
+            .kept
+            .entry(round)
+            .or_insert_with(|| (0..count).map(|_| Set::with_capacity(guess)).collect());
+        for (set, part) in sets.iter_mut().zip(&mut self.scattered) {
+            for &w in part.iter() {
+                set.insert(w);
+            }
+            part.clear();
+        }
+        self.fresh = true;
+    }
+
+    /// The positions kept for `round` so far.
+    #[cfg(test)]
+    pub(super) fn len(&self, round: u32) -> usize {
+        self.kept
+            .get(&round)
+            .map_or(0, |sets| sets.iter().map(Set::len).sum())
+    }
+
+    /// The bytes the sets of every round and the buffers of arrivals take.
+    pub(super) fn bytes(&self) -> u64 {
+        let sets: u64 = self.kept.values().flatten().map(Set::bytes).sum();
+        let buffers: usize = self
+            .pending
+            .values()
+            .chain(&self.scattered)
+            .map(Vec::capacity)
+            .sum();
+        sets + buffers as u64 * 8
+    }
+
+    /// Takes the positions of `round` (its pending arrivals inserted first),
+    /// partition by partition, each sorted.
+    pub(super) fn take(&mut self, round: u32) -> Vec<Vec<u64>> {
+        self.insert(round);
+        self.pending.remove(&round);
+        let sets = self.kept.remove(&round).unwrap_or_default();
+        sets.into_iter().map(Set::into_sorted).collect()
+    }
+
+    /// The rounds being built.
+    fn rounds(&self) -> Vec<u32> {
+        self.kept.keys().copied().collect()
+    }
+
+    /// The sets' bytes alone.
+    fn set_bytes(&self) -> u64 {
+        self.kept.values().flatten().map(Set::bytes).sum()
+    }
+}
+
+/// One worker's spill: its directory, and the runs written so far by round.
+pub(super) struct Spill {
+    dir: PathBuf,
+    worker: usize,
+    /// The bytes the layer being expanded and the sets may take before the
+    /// sets are written out as a run.
+    pub(super) bytes: u64,
+    runs: BTreeMap<u32, Vec<PathBuf>>,
+}
+
+impl Spill {
+    /// The spill of worker `worker` in `dir`, holding at most about `bytes` in memory.
+    pub(super) fn new(dir: &Path, worker: usize, bytes: u64) -> Spill {
+        Spill {
+            dir: dir.to_path_buf(),
+            worker,
+            bytes: bytes.max(1),
+            runs: BTreeMap::new(),
+        }
+    }
+
+    /// Writes out the sets of every round of `building` as runs when they
+    /// and the `layer` bytes of the layer being expanded reach [`Spill::bytes`].
+    /// Sets under an eighth of it are kept: runs that small would be many.
+    pub(super) fn spill_full(
+        &mut self,
+        building: &mut Building,
+        layer: u64,
+    ) -> std::io::Result<()> {
+        let sets = building.set_bytes();
+        if sets.saturating_add(layer) < self.bytes || sets < self.bytes / 8 {
+            return Ok(());
+        }
+        for round in building.rounds() {
+            let parts = building.take(round);
+            if parts.iter().any(|p| !p.is_empty()) {
+                self.run(round, &parts)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The next layer from round `round`: the rest of its positions,
+    /// `parts` (as [`Building::take`] gives them), with the round's runs
+    /// merged in when it has any.
+    pub(super) fn finish(&mut self, round: u32, parts: Vec<Vec<u64>>) -> std::io::Result<Held> {
+        if !self.runs.contains_key(&round) {
+            return Ok(Held::Memory(parts));
+        }
+        if parts.iter().any(|p| !p.is_empty()) {
+            self.run(round, &parts)?;
+        }
+        let runs = self.runs.remove(&round).unwrap_or_default();
+        let path = self
+            .dir
+            .join(format!("w{}-layer{}.bin", self.worker, round + 1));
+        let mut out = BufWriter::with_capacity(1 << 16, File::create(&path)?);
+        let mut readers = runs
+            .iter()
+            .map(|p| Ok(BufReader::with_capacity(1 << 16, File::open(p)?)))
+            .collect::<std::io::Result<Vec<_>>>()?;
+        let mut heap = BinaryHeap::new();
+        for (i, r) in readers.iter_mut().enumerate() {
+            if let Some(w) = next_word(r)? {
+                heap.push(Reverse((rank(w), i)));
+            }
+        }
+        let mut len = 0u64;
+        let mut last = None;
+        while let Some(Reverse(((_, w), i))) = heap.pop() {
+            if last != Some(w) {
+                out.write_all(&w.to_le_bytes())?;
+                len += 1;
+                last = Some(w);
+            }
+            if let Some(next) = next_word(&mut readers[i])? {
+                heap.push(Reverse((rank(next), i)));
+            }
+        }
+        out.flush()?;
+        for p in &runs {
+            let _ = std::fs::remove_file(p);
+        }
+        Ok(Held::Disk { path, len })
+    }
+
+    /// Writes `parts` (each sorted, in partition order) as a run of `round`.
+    fn run(&mut self, round: u32, parts: &[Vec<u64>]) -> std::io::Result<()> {
+        let runs = self.runs.entry(round).or_default();
+        let path = self.dir.join(format!(
+            "w{}-round{}-run{}.bin",
+            self.worker,
+            round,
+            runs.len()
+        ));
+        let mut out = BufWriter::with_capacity(1 << 16, File::create(&path)?);
+        for w in parts.iter().flatten() {
+            out.write_all(&w.to_le_bytes())?;
+        }
+        out.flush()?;
+        runs.push(path);
+        Ok(())
+    }
+}
+
+/// The next word of a run, or `None` at its end.
+fn next_word(r: &mut impl Read) -> std::io::Result<Option<u64>> {
+    let mut b = [0u8; 8];
+    match r.read_exact(&mut b) {
+        Ok(()) => Ok(Some(u64::from_le_bytes(b))),
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The positions of a layer, in the order it holds them.
+    fn read(held: &Held) -> Vec<u64> {
+        let mut got = Vec::new();
+        held.chunks(
+            3,
+            |_, e| e,
+            |c| {
+                got.extend_from_slice(c);
+                Ok(())
+            },
+        )
+        .unwrap();
+        got
+    }
+
+    #[test]
+    fn arrivals_and_runs_merge_into_one_layer_without_repeats_in_rank_order() {
+        let dir = std::env::temp_dir().join(format!("pegflip-spill-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // A spill of one byte writes every round's sets out at each call.
+        let mut spill = Spill::new(&dir, 3, 1);
+        // Arrivals inserted four at a time.
+        let mut building = Building::new(1, 64);
+        let mut all = std::collections::BTreeSet::new();
+        // Three waves of positions with repeats within and between them.
+        for wave in 0..3u64 {
+            for k in 0..6 {
+                let w = (wave * 3 + k * 11) % 17;
+                building.receive(7, &[w, w]);
+                all.insert(w);
+            }
+            assert!(building.inserted());
+            spill.spill_full(&mut building, 0).unwrap();
+        }
+        let held = spill.finish(7, building.take(7)).unwrap();
+        assert!(matches!(held, Held::Disk { .. }));
+        let got = read(&held);
+        let mut expected: Vec<u64> = all.into_iter().collect();
+        expected.sort_unstable_by_key(|&w| rank(w));
+        assert_eq!(got, expected);
+        assert_eq!(held.len(), got.len() as u64);
+        held.discard();
+        // A round that never spilled stays in memory.
+        building.receive(8, &[5, 1, 3, 1]);
+        building.insert(8);
+        assert_eq!(building.len(8), 3);
+        let held = spill.finish(8, building.take(8)).unwrap();
+        assert!(matches!(held, Held::Memory(_)));
+        let mut expected = vec![1, 3, 5];
+        expected.sort_unstable_by_key(|&w| rank(w));
+        assert_eq!(read(&held), expected);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_worker_keeps_only_its_partitions_each_once() {
+        // Worker 1 of 3 receives only positions of the partitions it owns.
+        let words: Vec<u64> = (0..200_000u64)
+            .map(|k| k.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 20)
+            .filter(|&w| part_of(w) % 3 == 1)
+            .collect();
+        let mut building = Building::new(3, 1 << 20);
+        building.expect(1000);
+        building.receive(0, &words);
+        building.receive(0, &words);
+        building.insert(0);
+        let mut expected = words;
+        expected.sort_unstable_by_key(|&w| rank(w));
+        expected.dedup();
+        assert_eq!(building.len(0), expected.len());
+        assert!(building.bytes() >= expected.len() as u64 * 8);
+        let held = Held::Memory(building.take(0));
+        assert_eq!(read(&held), expected);
+    }
+}

@@ -1,0 +1,564 @@
+//! Fewest moves, where a move is a chain of jumps by one piece: bidirectional breadth-first iterative deepening (BFIDA*) by move levels, bounded by Merson regions, up to symmetry.
+//!
+//! Peg players count a **move** as one or more consecutive jumps by the same
+//! peg. Every solution of a peg board has the same number of jumps, but not
+//! the same number of moves, so the fewest moves need their own search.
+//!
+//! Level `n` forward is a set of positions reached from the start in `n`
+//! moves and no fewer; level `n` backward from a target, of positions that
+//! reach it in `n` moves and no fewer. A backward move is a chain of
+//! reversed jumps by one peg: the peg jumps back over a hole, which gets a
+//! peg, into a hole. Forward positions are kept up to the symmetries that fix
+//! the start, backward ones up to those that fix their target, so that
+//! levels are orbits.
+//!
+//! A search has a bound `L` and keeps a position only when its level and a
+//! lower bound on the moves still needed come to at most `L`: ahead, the
+//! Merson regions (`merson.rs`) it fills and the nearest target does
+//! not; behind, those the start fills and it does not. When a fewest-moves
+//! solution has at most `L` moves, every position of it passes at its own
+//! level, so when forward levels `0..=a` and backward levels `0..=b` with
+//! `a + b >= L` show no meeting, no solution has `L` moves or fewer. The
+//! bound starts at the regions the start fills and grows by one; a meeting
+//! within it is the answer. The search that finds none grows one level more,
+//! where a meeting one move past the bound is the answer once every target
+//! shows none within it. The forward levels are shared; each target (one
+//! per orbit under the start's symmetries, and only those in the start's
+//! position class) is searched back from on its own, because backward levels
+//! from many targets at once grow far faster than from one. A known solution
+//! in jumps, cut into moves, ends the bounds, and its target goes first.
+//!
+//! One level grows at a time, on the side with less work to do: a level's
+//! parents, counted once forward (its levels serve every target still to
+//! search) and once per target still to search backward. The level that
+//! brings the two sides' depths to what the search needs is checked for
+//! meetings and counted, but not entered in the map of earlier levels
+//! (forward, only when no target is left to search after this one): nothing
+//! looks it up, and it is usually the largest.
+//!
+//! The solution itself is rebuilt from the levels: from the meeting position,
+//! a chain back into the previous forward level, and so on to the start (the
+//! only position of its orbit, since every symmetry used fixes it); then a
+//! chain on into the next backward level, to a target.
+
+use rayon::prelude::*;
+
+mod jumps;
+mod side;
+mod span;
+mod store;
+
+use jumps::Jumps;
+use side::{Prune, Side};
+use span::Span;
+
+use crate::engines::merson::Regions;
+use crate::error::{Error, Result};
+use crate::limits::Limits;
+use crate::outcome::Levels;
+use crate::program::{Goal, Program};
+use crate::symmetry::Canon;
+use crate::symmetry::Symmetries;
+
+/// Parents expanded at a time while a level grows.
+pub(super) const CHUNK: usize = 1 << 18;
+
+/// Successors per parent allowed for while a chunk is expanded: chains from
+/// every peg, most of them found again from other parents.
+pub(super) const SUCCESSORS_PER_PARENT: u64 = 64;
+
+/// A fewest-moves answer: the moves, each a chain of jumps, and how
+/// optimality was established.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveSolution {
+    /// The moves in order; each is the program's jump indices, in order, all
+    /// by one peg.
+    pub moves: Vec<Vec<usize>>,
+    /// The levels searched.
+    pub levels: Levels,
+}
+
+/// What a fewest-moves search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveOutcome {
+    /// The fewest moves, proved.
+    Solved(MoveSolution),
+    /// No sequence of moves reaches a target: one side ran out of positions.
+    Unsolvable(Levels),
+}
+
+/// The fewest moves from `start` to the goal of `program` (every move a
+/// jump; the goal a set of targets), proved by bounded levels searched both
+/// ways. The answer's chains are replayed by the caller's check. Refused past
+/// the limit `max-memory`.
+///
+/// The search is breadth-first iterative deepening on a bound of moves (as
+/// Barker and Korf's BFIDA*): for a bound `L`, a level keeps only the
+/// positions whose moves so far and the Merson regions' lower bound on the
+/// moves still needed come to at most `L`. Every position of a fewest-moves
+/// solution passes at its own level when that solution has at most `L`
+/// moves, so the search finds one; when it finds none, no solution has `L`
+/// moves or fewer. The bound starts at the regions full in the start and
+/// grows by one.
+///
+/// `known`, when given, is a solution in jumps from `start` (it must reach a
+/// target): its moves end the bounds, its target is searched first, and it
+/// is the answer when nothing shorter exists.
+///
+/// The forward levels are shared by every target; each target (one per
+/// orbit under the symmetries that fix the start) gets backward levels of
+/// its own, searched only for meetings shorter than the best so far.
+pub fn fewest_moves(
+    program: &Program,
+    start: u64,
+    known: Option<&[usize]>,
+    limits: &Limits,
+) -> Result<MoveOutcome> {
+    let jumps = Jumps::new(program)?;
+    let Goal::Targets(targets) = program.goal() else {
+        return Err(Error::Usage(
+            "the moves metric needs a goal of target boards, not fewest pieces".into(),
+        ));
+    };
+    let fixing_start = Symmetries::of(program, &[start], limits)?;
+    // Jumps keep a position in its class (its cosets of the span of the jumps'
+    // flips): only the targets in the start's class are searched back from.
+    let class = Span::new(&jumps.masks.flip);
+    let in_class: Vec<u64> = targets
+        .iter()
+        .filter_map(|t| t.to_u64())
+        .filter(|&t| class.contains(t ^ start))
+        .collect();
+    let mut targets: Vec<u64> = in_class.iter().map(|&t| fixing_start.canon(t)).collect();
+    targets.sort_unstable();
+    targets.dedup();
+    let known: Option<(Vec<Vec<usize>>, u64)> = known.map(|k| jumps.chains(start, k));
+    if let Some((_, end)) = &known {
+        let end = fixing_start.canon(*end);
+        if let Some(i) = targets.iter().position(|&t| t == end) {
+            targets[..=i].rotate_right(1);
+        }
+    }
+    let incumbent: Option<u32> = known.as_ref().map(|(chains, _)| chains.len() as u32);
+    let groups: Vec<Symmetries> = targets
+        .iter()
+        .map(|&t| Symmetries::of(program, &[t], limits))
+        .collect::<Result<_>>()?;
+    // Ahead of a position, the regions it fills and the nearest target does
+    // not; behind one, from each target's side, the regions the nearest image
+    // of the start under the target's symmetries fills and it does not (a
+    // backward position stands for its orbit).
+    let candidates = Regions::candidates(program.cells(), &jumps.lines);
+    let ahead = Regions::pack(&candidates, &in_class);
+    let behind: Vec<Regions> = groups
+        .iter()
+        .map(|g| {
+            let starts: Vec<u64> = (0..g.len()).map(|k| g.apply(k, start)).collect();
+            Regions::pack(&candidates, &starts)
+        })
+        .collect();
+    let search = Bounded {
+        jumps: &jumps,
+        start,
+        targets: &targets,
+        groups: &groups,
+        fixing_start: &fixing_start,
+        ahead: &ahead,
+        behind: &behind,
+        limits,
+    };
+    let lower = ahead.ahead(start);
+    // Every jump removes a peg, so no solution has more moves than the start has pegs.
+    let most = incumbent.unwrap_or(start.count_ones());
+    let mut proof = Levels {
+        targets: targets.len(),
+        forward_symmetries: fixing_start.len(),
+        backward_symmetries: groups.iter().map(Symmetries::len).min().unwrap_or(1),
+        regions: ahead.len(),
+        lower,
+        ..Levels::default()
+    };
+    for bound in lower..=most {
+        if incumbent == Some(bound) {
+            break;
+        }
+        match search.run(bound, &proof)? {
+            Search::Met {
+                meeting,
+                fore,
+                back,
+                proof: this,
+            } => {
+                let (f, g, at) = meeting;
+                let moves = rebuild(&jumps, &fore, &back, at, f, g, start)?;
+                return Ok(MoveOutcome::Solved(MoveSolution {
+                    moves,
+                    levels: this.unwrap_or(proof),
+                }));
+            }
+            Search::None(levels) => proof = levels,
+        }
+    }
+    Ok(match known {
+        Some((moves, _)) => MoveOutcome::Solved(MoveSolution {
+            moves,
+            levels: proof,
+        }),
+        None => MoveOutcome::Unsolvable(proof),
+    })
+}
+
+/// What one bounded search needs: the jumps, the two ends and their
+/// symmetries, and the regions that bound the moves.
+struct Bounded<'a> {
+    jumps: &'a Jumps,
+    start: u64,
+    targets: &'a [u64],
+    groups: &'a [Symmetries],
+    fixing_start: &'a Symmetries,
+    ahead: &'a Regions,
+    behind: &'a [Regions],
+    limits: &'a Limits,
+}
+
+/// What one bounded search found: the fewest moves, with the levels to
+/// rebuild them from and the levels that prove them (`None`: those of the
+/// searches before), or the levels that show none within the bound. Made
+/// once per bound, so its size does not matter.
+#[allow(clippy::large_enum_variant)]
+enum Search<'a> {
+    Met {
+        meeting: Meeting,
+        fore: Side<'a>,
+        back: Side<'a>,
+        proof: Option<Levels>,
+    },
+    None(Levels),
+}
+
+impl<'a> Bounded<'a> {
+    /// The fewest moves if they are at most `bound + 1`; the searches with
+    /// smaller bounds found none within `bound - 1`. `proved` is what they
+    /// showed.
+    ///
+    /// Every meeting within `bound` is an answer at once. Past the bound, each
+    /// target's levels grow one more level until one meets there (Barker and
+    /// Korf's way to skip the last iteration): that meeting has `bound + 1`
+    /// moves, and is the answer once every target's levels show nothing
+    /// within `bound`.
+    /// It is usually found, since few positions of a solution have no slack
+    /// in the regions' bound; when it is not, the next bound searches again.
+    fn run(&self, bound: u32, proved: &Levels) -> Result<Search<'a>> {
+        let prune = |regions| Some(Prune { regions, bound });
+        let mut fore = Side::new(&[self.start], true, self.fixing_start, prune(self.ahead));
+        let mut backward: Vec<u64> = Vec::new();
+        let mut spare: Option<(Meeting, Side<'a>)> = None;
+        let cases = self.targets.iter().zip(self.groups).zip(self.behind);
+        for (i, ((&target, group), behind)) in cases.enumerate() {
+            let remaining = (self.targets.len() - i) as f64;
+            let mut back = Side::new(&[target], false, group, prune(behind));
+            let mut found: Option<Meeting> = (0..group.len())
+                .map(|k| group.apply(k, target))
+                .find_map(|image| fore.level(image).map(|f| (f, 0, image)));
+            loop {
+                if let Some(meeting) = found.filter(|&m| total(m) <= bound) {
+                    return Ok(Search::Met {
+                        meeting,
+                        fore,
+                        back,
+                        proof: None,
+                    });
+                }
+                let (a, b) = (fore.depth(), back.depth());
+                let reach = if spare.is_none() { bound + 1 } else { bound };
+                if found.is_some() || a + b >= reach || fore.last.is_empty() || back.last.is_empty()
+                {
+                    break;
+                }
+                let budget = self.limits.max_memory;
+                let hint = |e| so_far(e, proved);
+                // The work of a level is about its parents'; forward levels serve every
+                // target still to search, backward ones only this one.
+                if fore.last.len() as f64 <= back.last.len() as f64 * remaining {
+                    let depth = fore.depth() + 1;
+                    // The forward levels are kept for the targets still to search.
+                    let kept = depth + b < reach || remaining > 1.0;
+                    let meets = |fresh: &[u64]| {
+                        fresh
+                            .par_iter()
+                            .filter_map(|&s| back.level(s).map(|g| (depth, g, s)))
+                            .min_by_key(order)
+                    };
+                    found = fore
+                        .grow(self.jumps, back.bytes(), budget, kept, &meets)
+                        .map_err(hint)?;
+                } else {
+                    let depth = back.depth() + 1;
+                    let kept = a + depth < reach;
+                    // A backward position stands for its orbit under the target's symmetries,
+                    // which the forward levels do not share: every image is looked up.
+                    let meets = |fresh: &[u64]| {
+                        fresh
+                            .par_iter()
+                            .flat_map_iter(|&s| (0..group.len()).map(move |k| group.apply(k, s)))
+                            .filter_map(|image| fore.level(image).map(|f| (f, depth, image)))
+                            .min_by_key(order)
+                    };
+                    found = back
+                        .grow(self.jumps, fore.bytes(), budget, kept, &meets)
+                        .map_err(hint)?;
+                }
+            }
+            for (n, &size) in back.sizes.iter().enumerate() {
+                match backward.get_mut(n) {
+                    Some(sum) => *sum += size,
+                    None => backward.push(size),
+                }
+            }
+            if let Some(meeting) = found {
+                spare = Some((meeting, back));
+            }
+        }
+        let levels = Levels {
+            forward: fore.sizes.clone(),
+            backward,
+            none_within: Some(bound),
+            ..proved.clone()
+        };
+        Ok(match spare {
+            Some((meeting, back)) => Search::Met {
+                meeting,
+                fore,
+                back,
+                proof: Some(levels),
+            },
+            None => Search::None(levels),
+        })
+    }
+}
+
+/// A limit error from growing a level, with what the searches with smaller
+/// bounds proved.
+fn so_far(e: Error, proved: &Levels) -> Error {
+    let Error::Limit {
+        what,
+        name,
+        value,
+        limit,
+        hint,
+    } = e
+    else {
+        return e;
+    };
+    let none = match proved.none_within {
+        Some(n) => format!("no solution has {n} moves or fewer"),
+        None => format!("every solution has at least {} moves", proved.lower),
+    };
+    Limits::exceeded_bound(
+        name,
+        what,
+        value,
+        limit,
+        format!("{hint} (searched so far: {none})"),
+    )
+}
+
+/// A meeting of the two searches: its forward level, its backward level,
+/// and the position.
+pub(super) type Meeting = (u32, u32, u64);
+
+/// The moves of a solution through a meeting.
+fn total(meeting: Meeting) -> u32 {
+    meeting.0 + meeting.1
+}
+
+/// Which of two meetings is taken: the fewer moves, then the lesser position.
+fn order(meeting: &Meeting) -> (u32, u64) {
+    (total(*meeting), meeting.2)
+}
+
+/// The moves of a fewest solution through `meeting` (forward level `f`,
+/// backward level `g`), as actual positions from `start`.
+fn rebuild(
+    jumps: &Jumps,
+    fore: &Side,
+    back: &Side,
+    meeting: u64,
+    f: u32,
+    g: u32,
+    start: u64,
+) -> Result<Vec<Vec<usize>>> {
+    let lost =
+        || Error::Internal("a fewest-moves solution could not be rebuilt from its levels".into());
+    let mut before: Vec<Vec<usize>> = Vec::new();
+    let mut at = meeting;
+    for level in (0..f).rev() {
+        let mut step = None;
+        jumps.backward(at, &mut |prev, chain| {
+            if fore.level(prev) == Some(level) {
+                step = Some((prev, chain.iter().rev().copied().collect()));
+                return false;
+            }
+            true
+        });
+        let (prev, chain) = step.ok_or_else(lost)?;
+        before.push(chain);
+        at = prev;
+    }
+    if at != start {
+        return Err(lost());
+    }
+    before.reverse();
+    let mut at = meeting;
+    for level in (0..g).rev() {
+        let mut step = None;
+        jumps.forward(at, &mut |next, chain| {
+            if back.level(next) == Some(level) {
+                step = Some((next, chain.to_vec()));
+                return false;
+            }
+            true
+        });
+        let (next, chain) = step.ok_or_else(lost)?;
+        before.push(chain);
+        at = next;
+    }
+    Ok(before)
+}
+
+/// Levels by moves, each to the end: forward from `from` (the positions
+/// reached in `n` moves and no fewer), or, without `from`, backward from the
+/// goal's targets (the positions that reach a target in `n` moves and no
+/// fewer). Counted as orbits with `symmetry`, else as positions (each orbit
+/// by its size). Refused past the limit `max-memory`.
+pub fn histogram(
+    program: &Program,
+    from: Option<u64>,
+    symmetry: bool,
+    limits: &Limits,
+) -> Result<crate::outcome::Summary> {
+    let jumps = Jumps::new(program)?;
+    let (sources, forward, fixed): (Vec<u64>, bool, Vec<u64>) = match from {
+        Some(start) => (vec![start], true, vec![start]),
+        None => {
+            let Goal::Targets(targets) = program.goal() else {
+                return Err(Error::Usage(
+                    "levels by moves back from the goal need target boards, not fewest pieces"
+                        .into(),
+                ));
+            };
+            (
+                targets.iter().filter_map(|t| t.to_u64()).collect(),
+                false,
+                Vec::new(),
+            )
+        }
+    };
+    let group = Symmetries::of(program, &fixed, limits)?;
+    let mut side = Side::new(&sources, forward, &group, None);
+    let mut summary = crate::outcome::Summary {
+        symmetries: if symmetry { group.len() } else { 1 },
+        ..Default::default()
+    };
+    let mut depth = 0;
+    while !side.last.is_empty() {
+        let n: u128 = if symmetry {
+            side.last.len() as u128
+        } else {
+            side.last
+                .par_iter()
+                .map(|&s| (group.len() / group.stabilizer(s)) as u128)
+                .sum()
+        };
+        summary.histogram.insert(depth, n);
+        summary.count.add(n);
+        side.grow(&jumps, 0, limits.max_memory, true, &|_| None)?;
+        depth += 1;
+    }
+    Ok(summary)
+}
+
+/// The cost of a search by levels: the levels are not known before the run,
+/// which stops with the limit error when what it holds would pass the budget.
+pub(crate) fn cost(program: &Program) -> (u128, u128) {
+    let work = (1u128 << program.cells().min(127)) * program.moves().len() as u128;
+    (0, work)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::side::settle;
+    use super::store::{LevelMap, mix};
+    use super::*;
+
+    #[test]
+    fn a_level_map_finds_what_it_was_given() {
+        let mut map = LevelMap::new();
+        assert_eq!(map.get(0), None);
+        // Enough positions for many buckets, and the extremes of the mix.
+        let mut batch: Vec<u64> = (0..50_000u64)
+            .map(|i| i * 7919)
+            .chain([u64::MAX, 1u64.wrapping_neg().wrapping_mul(0x7)])
+            .collect();
+        batch.sort_unstable_by_key(|&p| mix(p));
+        batch.dedup();
+        let (first, second) = batch.split_at(20_000);
+        // The second level is merged in between the keys of the first.
+        let mut one: Vec<u64> = first.iter().step_by(2).copied().collect();
+        map.insert_sorted(&one, 3);
+        let two: Vec<u64> = first.iter().skip(1).step_by(2).copied().collect();
+        map.insert_sorted(&two, 4);
+        map.insert_sorted(second, 5);
+        assert!(map.keys.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(map.index.len(), (1 << map.bits) + 1);
+        assert!(map.bits > 8);
+        for (list, level) in [(&one, 3), (&two, 4), (&second.to_vec(), 5)] {
+            for &p in list {
+                assert_eq!(map.get(p), Some(level), "{p}");
+            }
+        }
+        for p in (0..50_000u64).map(|i| i * 7919 + 1) {
+            assert_eq!(map.get(p), None);
+        }
+        assert!(map.bytes() >= LevelMap::bytes_for(batch.len()));
+        one.clear();
+        map.insert_sorted(&one, 6);
+        assert_eq!(map.keys.len(), batch.len());
+    }
+
+    #[test]
+    fn the_last_level_is_deduplicated_only_when_it_would_not_fit() {
+        let fit = |most: usize| {
+            move |next: &Vec<u64>| {
+                if next.len() <= most {
+                    Ok(())
+                } else {
+                    Err(Error::Internal(format!("{} past {most}", next.len())))
+                }
+            }
+        };
+        // It fits: left as it is.
+        let mut next = vec![3, 1, 3, 2, 1];
+        let mut settled = 0;
+        settle(&mut next, &mut settled, fit(5)).unwrap();
+        assert_eq!((next.as_slice(), settled), ([3, 1, 3, 2, 1].as_slice(), 0));
+        // It does not: deduplicated, and then it fits.
+        let sorted = |next: &Vec<u64>| {
+            let mut v = next.clone();
+            v.sort_unstable();
+            v
+        };
+        settle(&mut next, &mut settled, fit(3)).unwrap();
+        assert_eq!((sorted(&next), settled), (vec![1, 2, 3], 3));
+        assert!(next.windows(2).all(|w| mix(w[0]) < mix(w[1])));
+        // Still too many once deduplicated: the check's error.
+        next.extend([4, 4, 5, 6]);
+        assert!(settle(&mut next, &mut settled, fit(4)).is_err());
+        assert_eq!((sorted(&next), settled), (vec![1, 2, 3, 4, 5, 6], 6));
+        // Grown by less than an eighth since: refused without sorting again.
+        let (mut next, mut settled) = ((0..16).collect::<Vec<u64>>(), 16);
+        next.push(15);
+        assert!(settle(&mut next, &mut settled, fit(16)).is_err());
+        assert_eq!((next.len(), settled), (17, 16));
+    }
+}

@@ -1,0 +1,91 @@
+//! The store of earlier levels: one sorted array of the positions' mixes, a level byte each, and an index of top bits.
+
+/// A bijective mix of a position's bits (an odd multiplier): positions in
+/// the order of their mix are spread evenly over its range.
+#[inline]
+pub(super) fn mix(position: u64) -> u64 {
+    position.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The level of each position a side has reached: the positions' mixes in
+/// one sorted array, each with its level (9 bytes a position), and an index
+/// of where each range of top bits of the mix begins. A look-up reads the
+/// index and searches a bucket of about 8 to 16 keys; a level goes in at once,
+/// merged in place from the back.
+pub(super) struct LevelMap {
+    pub(super) keys: Vec<u64>,
+    pub(super) levels: Vec<u8>,
+    /// `index[b]` is the first key whose top `bits` bits are at least `b`.
+    pub(super) index: Vec<usize>,
+    pub(super) bits: u32,
+}
+
+impl LevelMap {
+    pub(super) fn new() -> LevelMap {
+        LevelMap {
+            keys: Vec::new(),
+            levels: Vec::new(),
+            index: vec![0, 0],
+            bits: 0,
+        }
+    }
+
+    #[inline]
+    pub(super) fn get(&self, position: u64) -> Option<u32> {
+        let key = mix(position);
+        let bucket = key.checked_shr(64 - self.bits).unwrap_or(0) as usize;
+        let (from, to) = (self.index[bucket], self.index[bucket + 1]);
+        let at = self.keys[from..to].binary_search(&key).ok()?;
+        Some(u32::from(self.levels[from + at]))
+    }
+
+    /// The bytes held: keys, levels and the index.
+    pub(super) fn bytes(&self) -> u64 {
+        (self.keys.capacity() * 9 + self.index.capacity() * 8) as u64
+    }
+
+    /// The bytes that `more` positions add.
+    pub(super) fn bytes_for(more: usize) -> u64 {
+        more as u64 * 9
+    }
+
+    /// Gives `level` to each of `fresh` (positions not in the map yet, sorted
+    /// by [`mix`]): merged into the keys from the back, then the index made
+    /// again (a bucket holds 8 to 16 keys, up to 2^24 buckets; past 2^28
+    /// positions, more).
+    pub(super) fn insert_sorted(&mut self, fresh: &[u64], level: u8) {
+        let old = self.keys.len();
+        self.keys.reserve_exact(fresh.len());
+        self.levels.reserve_exact(fresh.len());
+        self.keys.resize(old + fresh.len(), 0);
+        self.levels.resize(old + fresh.len(), 0);
+        let (mut i, mut j) = (old, fresh.len());
+        while j > 0 {
+            let new = mix(fresh[j - 1]);
+            let w = i + j - 1;
+            if i > 0 && self.keys[i - 1] > new {
+                self.keys[w] = self.keys[i - 1];
+                self.levels[w] = self.levels[i - 1];
+                i -= 1;
+            } else {
+                self.keys[w] = new;
+                self.levels[w] = level;
+                j -= 1;
+            }
+        }
+        let len = self.keys.len();
+        self.bits = (usize::BITS - (len / 16).leading_zeros()).min(24);
+        let buckets = 1usize << self.bits;
+        self.index.clear();
+        self.index.reserve_exact(buckets + 1);
+        let mut at = 0;
+        for bucket in 0..buckets {
+            while at < len && self.keys[at].checked_shr(64 - self.bits).unwrap_or(0) < bucket as u64
+            {
+                at += 1;
+            }
+            self.index.push(at);
+        }
+        self.index.push(len);
+    }
+}

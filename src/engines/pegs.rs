@@ -1,0 +1,236 @@
+//! Peg solitaire counted through its symmetries and its complement duality: orbit sizes give plain counts, and one forward enumeration gives the winning lines.
+//!
+//! Two facts of jump moves make the counts of peg boards cheap:
+//! - A jump from `s` to `s'` is legal exactly when the jump from `~s'` to
+//!   `~s` is (the complement swaps pegs and holes, and a jump needs two pegs
+//!   and a hole before, two holes and a peg after). So the positions that can
+//!   reach a target `t` are the complements of the positions reachable from
+//!   `~t`, and the positions on a winning line are the reachable ones whose
+//!   complement is reachable from a complemented target. On the English
+//!   board the complemented goal is the start itself: one enumeration does.
+//! - Enumerating up to symmetry and weighting each canonical position by its
+//!   orbit size (the group's order over its stabilizer's) counts every
+//!   position, while holding one in eight.
+//!
+//! The layers come from the grid-word engine ([`crate::engines::bitboard`]); a layer
+//! of winning lines is the intersection, partition by partition, of a
+//! forward layer's complements with the matching dual layer.
+
+use rayon::prelude::*;
+
+use crate::bits::Bits;
+use crate::engines::bitboard::{GridJumps, Layer};
+use crate::error::{Error, Result};
+use crate::limits::Limits;
+use crate::outcome::Summary;
+use crate::program::{Goal, MoveKind, Program};
+use crate::query::Request;
+use crate::symmetry::Symmetries;
+
+/// Whether [`count`] answers counts and histograms from a start on
+/// `program`: every move a jump, a goal of targets with one piece count, and
+/// a board whose jumps fit the grid-word engine.
+pub fn applies(program: &Program) -> bool {
+    let Goal::Targets(targets) = program.goal() else {
+        return false;
+    };
+    let pegs = targets.first().map(Bits::count_ones);
+    pegs.is_some()
+        && targets.iter().all(|t| Some(t.count_ones()) == pegs)
+        && all_jumps(program)
+        && GridJumps::new(program, &[(0..program.cells()).collect()]).is_some()
+}
+
+/// The count or histogram of `request` (from a start, not a listing) by
+/// orbits and duality, on a program that [`applies`]. The symmetries are
+/// those that fix the start; a start that none fixes is counted with the
+/// identity alone.
+pub(crate) fn count(program: &Program, request: &Request, limits: &Limits) -> Result<Summary> {
+    let not_planned =
+        || Error::Internal("peg orbits planned for a program they do not serve".into());
+    let (Goal::Targets(targets), Some(from)) = (program.goal(), &request.from) else {
+        return Err(not_planned());
+    };
+    let (Some(start), Some(targets)) = (
+        from.to_u64(),
+        targets
+            .iter()
+            .map(|t| t.to_u64())
+            .collect::<Option<Vec<u64>>>(),
+    ) else {
+        return Err(not_planned());
+    };
+    let target_pegs = targets.first().ok_or_else(not_planned)?.count_ones();
+    let perms = start_group(program, start, request, limits)?;
+    let engine = GridJumps::new(program, &perms).ok_or_else(not_planned)?;
+    let order = engine.order() as u128;
+    // A canonical position stands for its orbit, unless orbits are what is counted.
+    let weight = |s: u64| -> u128 {
+        if request.symmetry {
+            1
+        } else {
+            order / engine.stabilizer(s) as u128
+        }
+    };
+    let mut summary = Summary {
+        symmetries: if request.symmetry { engine.order() } else { 1 },
+        ..Summary::default()
+    };
+    let max_memory = limits.max_memory;
+    let source = engine.canon(engine.to_grid(start));
+    if request.reachable {
+        engine.run(
+            &[source],
+            max_memory,
+            || 0,
+            |depth, layer| {
+                let n: u128 = layer.states().par_iter().map(|&s| weight(s)).sum();
+                summary.count.add(n);
+                *summary.histogram.entry(depth as u32).or_default() += n;
+                true
+            },
+        )?;
+        return Ok(summary);
+    }
+    let forward = collect(&engine, &[source], max_memory, 0)?;
+    let mut sources: Vec<u64> = targets
+        .iter()
+        .map(|&t| engine.canon(engine.complement(engine.to_grid(t))))
+        .collect();
+    sources.sort_unstable();
+    sources.dedup();
+    let held = forward.iter().map(Layer::bytes).sum();
+    let dual_storage;
+    let dual: &[Layer] = if sources == [source] {
+        &forward
+    } else {
+        dual_storage = collect(&engine, &sources, max_memory, held)?;
+        &dual_storage
+    };
+    let start_pegs = start.count_ones();
+    for (depth, layer) in forward.iter().enumerate() {
+        // A position with k pegs can reach a target when its complement is in
+        // the dual layer of cells - k pegs, which is k - target_pegs jumps deep.
+        let pegs = start_pegs - depth as u32;
+        let Some(distance) = pegs.checked_sub(target_pegs) else {
+            continue;
+        };
+        let Some(dual_layer) = dual.get(distance as usize) else {
+            continue;
+        };
+        // The complements' orbits, one per position's orbit, and of the same
+        // size: a symmetry fixes a position exactly when it fixes its complement.
+        let complements = Layer::from_keys(
+            layer
+                .states()
+                .par_iter()
+                .map(|&s| engine.canon(engine.complement(s)))
+                .collect(),
+        );
+        let n = complements.common_sum(dual_layer, weight);
+        if n > 0 {
+            summary.count.add(n);
+            *summary.histogram.entry(distance).or_default() += n;
+        }
+    }
+    Ok(summary)
+}
+
+/// The symmetries that fix `start`, as cell permutations. Without
+/// `--symmetry` the group only shares out the work: past its limit, or for
+/// an explicit request, the identity alone.
+pub(crate) fn start_group(
+    program: &Program,
+    start: u64,
+    request: &Request,
+    limits: &Limits,
+) -> Result<Vec<Vec<usize>>> {
+    let identity = || vec![(0..program.cells()).collect()];
+    if request.explicit && !request.symmetry {
+        return Ok(identity());
+    }
+    match Symmetries::of(program, &[start], limits) {
+        Ok(group) => Ok(group.perms().to_vec()),
+        Err(e) if request.symmetry => Err(e),
+        Err(_) => Ok(identity()),
+    }
+}
+
+/// Whether every move is a jump: two pegs and a hole before, flipped.
+fn all_jumps(program: &Program) -> bool {
+    program.moves().iter().all(|m| {
+        m.kind == MoveKind::Jump
+            && m.need_on.len() == 2
+            && m.need_off.len() == 1
+            && m.flip.len() == 3
+            && m.flip
+                .iter()
+                .all(|c| m.need_on.contains(c) || m.need_off.contains(c))
+    })
+}
+
+/// Every layer of the forward enumeration from `sources` (canonical grid
+/// words), kept: refused past `max_memory`, counting the `held` bytes
+/// already kept.
+fn collect(engine: &GridJumps, sources: &[u64], max_memory: u64, held: u64) -> Result<Vec<Layer>> {
+    let mut kept: Vec<Layer> = Vec::new();
+    let bytes = std::cell::Cell::new(held);
+    let mut refused = None;
+    engine.run(
+        sources,
+        max_memory,
+        || bytes.get(),
+        |_, layer| {
+            bytes.set(bytes.get() + layer.bytes());
+            if bytes.get() > max_memory {
+                refused = Some(bytes.get());
+                return false;
+            }
+            kept.push(layer.clone());
+            true
+        },
+    )?;
+    if let Some(bytes) = refused {
+        return Err(crate::limits::Limits::exceeded_bound(
+            "max-memory",
+            "the memory to keep every layer of the enumeration (so far)",
+            u128::from(bytes),
+            u128::from(max_memory),
+            "raise --max-memory if the machine has room",
+        ));
+    }
+    Ok(kept)
+}
+/// The most parents a dataflow worker expands between two exchanges: it
+/// bounds the successors in flight.
+pub const DATAFLOW_CHUNK: usize = 1 << 13;
+
+/// The bytes a dataflow's `workers` hold in flight at most: each expands
+/// [`DATAFLOW_CHUNK`] parents into at most `moves` successors of a word,
+/// buffered on both sides of the exchange.
+pub fn dataflow_round_bytes(workers: usize, moves: usize) -> u128 {
+    workers as u128 * DATAFLOW_CHUNK as u128 * moves as u128 * 16
+}
+
+/// The cost of counting by orbits: the layers are not known before the run,
+/// which stops with the limit error when what it holds would pass the budget;
+/// up front, one round of buffered successors.
+pub(crate) fn cost(program: &Program) -> (u128, u128) {
+    let moves = program.moves().len() as u128;
+    (
+        crate::engines::bitboard::round_bytes(moves),
+        (1u128 << program.cells()) * moves,
+    )
+}
+
+/// The cost of the same count as a dataflow of `workers`: up front, the
+/// successors in flight. The run samples the layers before it starts and
+/// refuses what its estimate shows cannot fit, and each worker stops the run
+/// with the limit error when its layers pass its share.
+pub(crate) fn dataflow_cost(program: &Program, workers: usize) -> (u128, u128) {
+    let moves = program.moves().len();
+    (
+        dataflow_round_bytes(workers, moves),
+        (1u128 << program.cells()) * moves as u128,
+    )
+}

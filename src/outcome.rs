@@ -1,0 +1,252 @@
+//! What the engines return: outcomes of one board, their proofs, and the counts of an enumeration.
+//!
+//! These types are the contract between the engines, which build them, the
+//! checker, which checks them, and the answer format and renderers, which
+//! write them. They hold no engine and know no planner.
+
+use std::collections::BTreeMap;
+
+use crate::bits::Bits;
+
+/// Why no solution exists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// An exhaustive search visited every reachable state.
+    Search,
+    /// One parity certificate per target.
+    Parity(Vec<Certificate>),
+    /// Elimination showed the board is outside the moves' span, but the move
+    /// matrix is too large to produce a certificate.
+    Rank,
+}
+
+/// The moves of a solution, in the order they are played: a list, or for a
+/// linear puzzle the set of moves pressed (presses commute), played in
+/// ascending order. A set of 10^8 presses takes 12.5 MB, not 800.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayedMoves {
+    /// Indices into [`Program::moves`](crate::Program::moves), in order.
+    List(Vec<usize>),
+    /// The moves pressed, as a set over the move indices.
+    Presses(Bits),
+}
+
+impl PlayedMoves {
+    /// The number of moves.
+    pub fn len(&self) -> usize {
+        match self {
+            PlayedMoves::List(list) => list.len(),
+            PlayedMoves::Presses(set) => set.count_ones(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The move indices in the order played.
+    pub fn iter(&self) -> Box<dyn Iterator<Item = usize> + '_> {
+        match self {
+            PlayedMoves::List(list) => Box::new(list.iter().copied()),
+            PlayedMoves::Presses(set) => Box::new(set.ones_iter()),
+        }
+    }
+
+    /// The move indices in the order played, as a list.
+    pub fn to_vec(&self) -> Vec<usize> {
+        self.iter().collect()
+    }
+}
+
+impl<'a> IntoIterator for &'a PlayedMoves {
+    type Item = usize;
+    type IntoIter = Box<dyn Iterator<Item = usize> + 'a>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl From<Vec<usize>> for PlayedMoves {
+    fn from(list: Vec<usize>) -> PlayedMoves {
+        PlayedMoves::List(list)
+    }
+}
+
+/// A checked answer for one board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The moves, in the order played.
+    pub moves: PlayedMoves,
+    /// The state the moves reach.
+    pub end: Bits,
+    /// Whether no shorter sequence (or, for fewest pieces, no better end) exists.
+    pub optimal: bool,
+    /// With the moves metric: how the jumps group into moves, and how the
+    /// count was proved the fewest.
+    pub chains: Option<Chains>,
+}
+
+impl Solution {
+    /// The solution's length in the puzzle's metric: its moves (chains of
+    /// jumps by one piece) when it has chains, else its moves as played.
+    pub fn length(&self) -> usize {
+        match &self.chains {
+            Some(chains) => chains.lengths.len(),
+            None => self.moves.len(),
+        }
+    }
+}
+
+/// The moves of a solution counted as players count them: each a chain of
+/// consecutive jumps by one piece.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chains {
+    /// The number of jumps in each move, in order; they add up to the
+    /// solution's jumps.
+    pub lengths: Vec<usize>,
+    /// The levels searched both ways, which prove the count the fewest.
+    pub levels: Levels,
+}
+
+impl Chains {
+    /// The solution's jumps (`jumps`, in order) grouped into moves.
+    pub fn group<'a>(&'a self, jumps: &'a [usize]) -> impl Iterator<Item = &'a [usize]> + 'a {
+        let mut at = 0;
+        self.lengths.iter().map(move |&n| {
+            let chain = &jumps[at.min(jumps.len())..(at + n).min(jumps.len())];
+            at += n;
+            chain
+        })
+    }
+}
+
+/// The result of solving one board. Impossibility is an answer, not an error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The goal can be reached (for fewest pieces: always, possibly with no move).
+    Solved(Solution),
+    /// No sequence of moves reaches a target, with the proof.
+    Unsolvable(Proof),
+}
+
+/// A proof that a target cannot be reached: a set of cells `Q` such that every
+/// move flips an even number of cells of `Q`, while the board and the target
+/// differ on an odd number of cells of `Q`. Moves preserve the parity of the
+/// pieces on `Q`, so no sequence of them joins the board to the target.
+/// [`crate::check::check_certificate`] checks one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Certificate {
+    /// The target this certificate rules out.
+    pub target: Bits,
+    /// The cells of `Q`.
+    pub cells: Bits,
+}
+
+/// How the fewest moves were proved: the lower bound from Merson regions,
+/// and the bounded search that found no solution within one move less than
+/// the answer, with the sizes of its levels in positions up to symmetry.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Levels {
+    /// Positions per level forward from the start, in the last search that
+    /// found nothing: entry `n` is the number kept of those reached in `n`
+    /// moves. Empty when the regions' bound alone proves the answer.
+    pub forward: Vec<u64>,
+    /// Positions per level backward in that search, summed over the targets
+    /// searched back from (each level `n` of each target: the positions kept
+    /// of those that reach it in `n` moves).
+    pub backward: Vec<u64>,
+    /// The targets searched back from: those in the start's class, one per
+    /// orbit under the symmetries that fix the start.
+    pub targets: usize,
+    /// The symmetries forward positions are taken up to: those that fix the
+    /// start and map the targets onto targets.
+    pub forward_symmetries: usize,
+    /// The symmetries backward positions are taken up to: those that fix the
+    /// target (with several targets, the fewest any of them has).
+    pub backward_symmetries: usize,
+    /// The disjoint Merson regions packed once for the board; the bound on a
+    /// position counts these or a packing of its own, whichever counts more.
+    pub regions: usize,
+    /// The regions full in the start and not in the nearest target: every
+    /// solution has at least this many moves.
+    pub lower: u32,
+    /// The bound of the last search that found nothing: no solution has this
+    /// many moves or fewer. A search keeps a position only when its moves so
+    /// far and the regions' bound on the moves still needed come to at most
+    /// this. `None` when no search was needed.
+    pub none_within: Option<u32>,
+}
+
+/// What an enumeration found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// How many states (or orbits, with symmetry): exact, whatever its size.
+    pub count: Count,
+    /// States per distance (or per answer, for fewest pieces), when known.
+    pub histogram: BTreeMap<u32, u128>,
+    /// The number of symmetries used (1 without).
+    pub symmetries: usize,
+}
+
+/// An exact count: `mult x 2^shift`, written in decimal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Count {
+    /// The odd (or small) factor.
+    pub mult: u128,
+    /// The power of two.
+    pub shift: u32,
+}
+
+impl Count {
+    /// A plain number.
+    pub fn new(n: u128) -> Count {
+        Count { mult: n, shift: 0 }
+    }
+
+    /// The count as a `u128`, when it fits.
+    pub fn to_u128(self) -> Option<u128> {
+        self.mult
+            .checked_shl(self.shift)
+            .filter(|v| v >> self.shift == self.mult)
+    }
+
+    pub(crate) fn add(&mut self, n: u128) {
+        let v = self.to_u128().unwrap_or(u128::MAX);
+        *self = Count::new(v.saturating_add(n));
+    }
+}
+
+/// Past this power of two a count is written as `2^N` (or `M x 2^N`), still
+/// exact: its decimal digits would take quadratic time to write.
+pub const DECIMAL_SHIFT_LIMIT: u32 = 1 << 16;
+
+impl std::fmt::Display for Count {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.shift > DECIMAL_SHIFT_LIMIT, self.mult) {
+            (true, 1) => write!(f, "2^{}", self.shift),
+            (true, m) => write!(f, "{m} x 2^{}", self.shift),
+            (false, m) => f.write_str(&times_power_of_two(m, self.shift as usize)),
+        }
+    }
+}
+
+/// `m x 2^n` in decimal, exactly.
+///
+/// ```
+/// assert_eq!(pegflip::outcome::times_power_of_two(3, 100), "3802951800684688204490109616128");
+/// ```
+pub fn times_power_of_two(m: u128, n: usize) -> String {
+    // m < 2^128 may not fit a limb's shift: add it in 64-bit halves.
+    let mut number = crate::bits::Decimal::new(m >> 64);
+    number.shift_add(32, 0);
+    number.shift_add(32, m & u128::from(u64::MAX));
+    let mut left = n;
+    while left > 0 {
+        let step = left.min(59);
+        left -= step;
+        number.shift_add(step as u32, 0);
+    }
+    number.to_string()
+}

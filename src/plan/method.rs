@@ -1,0 +1,234 @@
+//! The engines by name: every [`Method`], and the engines each kind of query can plan.
+
+/// An engine: one way of answering, by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// Light chasing a toggle stencil row by row, then a small GF(2) system.
+    Chase,
+    /// Gaussian elimination of the whole move matrix over GF(2).
+    DenseGf2,
+    /// One backward search over every state, then one lookup per board.
+    AnswerTable,
+    /// Depth-first search for peg solitaire, with parity proofs first.
+    PegDfs,
+    /// Breadth-first search from the board, with parity proofs first.
+    Bfs,
+    /// The solvable set of a linear puzzle from a basis of its span.
+    LinearSpan,
+    /// Layered breadth-first enumeration.
+    Layered,
+    /// Fewest moves, a chain of jumps by one piece counting once: levels by
+    /// moves from both ends until they meet (for a histogram, one way to the
+    /// end).
+    MoveLevels,
+    /// Peg positions counted layer by layer up to symmetry on a grid word,
+    /// weighted by orbit size; winning lines by the complement duality.
+    PegOrbits,
+    /// The peg orbits' layers as a timely dataflow, hash-partitioned across
+    /// worker threads and processes.
+    Dataflow,
+}
+
+impl Method {
+    /// Every engine, in the order the docs list them.
+    pub const ALL: [Method; 10] = [
+        Method::Chase,
+        Method::DenseGf2,
+        Method::AnswerTable,
+        Method::PegDfs,
+        Method::Bfs,
+        Method::LinearSpan,
+        Method::Layered,
+        Method::MoveLevels,
+        Method::PegOrbits,
+        Method::Dataflow,
+    ];
+
+    /// The engine's short name, as `check`, `list` and `--explain` print it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Chase => "gf2 chase",
+            Method::DenseGf2 => "gf2 dense",
+            Method::AnswerTable => "table",
+            Method::PegDfs => "dfs",
+            Method::Bfs => "bfs",
+            Method::LinearSpan => "span",
+            Method::Layered => "layered",
+            Method::PegOrbits => "peg orbits",
+            Method::MoveLevels => "move levels",
+            Method::Dataflow => "dataflow",
+        }
+    }
+
+    /// The queries the engine answers, in words.
+    pub fn answers(self) -> &'static str {
+        match self {
+            Method::Chase | Method::DenseGf2 => "solve, batch, analyze",
+            Method::AnswerTable => "batch, states",
+            Method::PegDfs => "solve, batch",
+            Method::Bfs => "solve, batch, graph",
+            Method::LinearSpan => "states",
+            Method::Layered => "states",
+            Method::MoveLevels => "solve, batch, states",
+            Method::PegOrbits => "states",
+            Method::Dataflow => "states",
+        }
+    }
+
+    /// What the engine does, in one sentence.
+    pub fn about(self) -> &'static str {
+        match self {
+            Method::Chase => {
+                "light chasing: each row's presses are forced by the row before, so only a \
+                 system in the first row's presses is eliminated"
+            }
+            Method::DenseGf2 => "Gaussian elimination of the move matrix over GF(2)",
+            Method::AnswerTable => {
+                "one backward search gives every state its answer; each board is a lookup"
+            }
+            Method::PegDfs => {
+                "depth-first search: every move removes one piece, so the first solution found \
+                 is a shortest one; parity proofs are tried first"
+            }
+            Method::Bfs => {
+                "breadth-first search from the board: the first target reached is the nearest; \
+                 parity proofs are tried first"
+            }
+            Method::LinearSpan => {
+                "algebra: the solvable states are cosets of the span of the moves, 2^rank each, \
+                 listed through a basis"
+            }
+            Method::Layered => {
+                "layered breadth-first enumeration, successors generated and sorted in parallel"
+            }
+            Method::MoveLevels => {
+                "fewest moves, a chain of jumps by one piece counting once: breadth-first \
+                 levels by moves forward from the start and backward from the targets, up to \
+                 symmetry, bounded by Merson regions and deepened one bound at a time until \
+                 they meet; a jump search (with parity proofs) first says whether the goal can \
+                 be reached at all (a histogram: one way, to the end, unbounded)"
+            }
+            Method::PegOrbits => {
+                "layers of peg positions up to symmetry: jumps found bit-parallel on a grid word, \
+                 positions counted by orbit size, winning lines by the complement duality"
+            }
+            Method::Dataflow => {
+                "the peg orbits' layers as a timely dataflow: each layer hash-partitioned across \
+                 the workers, successors exchanged to their owners, counts broadcast"
+            }
+        }
+    }
+}
+
+/// The engines that solve one board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Solver {
+    /// Light chasing ([`Method::Chase`]).
+    Chase,
+    /// Dense elimination ([`Method::DenseGf2`]).
+    DenseGf2,
+    /// Peg depth-first search ([`Method::PegDfs`]).
+    PegDfs,
+    /// Breadth-first search ([`Method::Bfs`]).
+    Bfs,
+    /// Fewest moves by levels ([`Method::MoveLevels`]).
+    MoveLevels,
+}
+
+/// The engines that eliminate a linear program: `analyze`, and the linear
+/// solvers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Eliminator {
+    /// Light chasing ([`Method::Chase`]).
+    Chase,
+    /// Dense elimination ([`Method::DenseGf2`]).
+    DenseGf2,
+}
+
+/// How a batch of boards is answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Batcher {
+    /// One answer table, then a lookup per board ([`Method::AnswerTable`]).
+    AnswerTable,
+    /// Each board by the solver.
+    EachBoard(Solver),
+}
+
+/// The engines that count, list or histogram states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counter {
+    /// The linear span ([`Method::LinearSpan`]).
+    LinearSpan,
+    /// Layered breadth-first enumeration ([`Method::Layered`]).
+    Layered,
+    /// Every state's answer from a table ([`Method::AnswerTable`]).
+    AnswerTable,
+    /// Peg orbits on a grid word ([`Method::PegOrbits`]).
+    PegOrbits,
+    /// Levels by moves ([`Method::MoveLevels`]).
+    MoveLevels,
+    /// The timely dataflow ([`Method::Dataflow`]).
+    Dataflow,
+}
+
+/// The state graph: breadth-first over whole states ([`Method::Bfs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GraphSearch;
+
+impl From<Solver> for Method {
+    fn from(s: Solver) -> Method {
+        match s {
+            Solver::Chase => Method::Chase,
+            Solver::DenseGf2 => Method::DenseGf2,
+            Solver::PegDfs => Method::PegDfs,
+            Solver::Bfs => Method::Bfs,
+            Solver::MoveLevels => Method::MoveLevels,
+        }
+    }
+}
+
+impl From<Eliminator> for Method {
+    fn from(e: Eliminator) -> Method {
+        match e {
+            Eliminator::Chase => Method::Chase,
+            Eliminator::DenseGf2 => Method::DenseGf2,
+        }
+    }
+}
+
+impl From<Eliminator> for Solver {
+    fn from(e: Eliminator) -> Solver {
+        match e {
+            Eliminator::Chase => Solver::Chase,
+            Eliminator::DenseGf2 => Solver::DenseGf2,
+        }
+    }
+}
+
+impl From<Batcher> for Method {
+    fn from(b: Batcher) -> Method {
+        match b {
+            Batcher::AnswerTable => Method::AnswerTable,
+            Batcher::EachBoard(s) => s.into(),
+        }
+    }
+}
+
+impl From<Counter> for Method {
+    fn from(c: Counter) -> Method {
+        match c {
+            Counter::LinearSpan => Method::LinearSpan,
+            Counter::Layered => Method::Layered,
+            Counter::AnswerTable => Method::AnswerTable,
+            Counter::PegOrbits => Method::PegOrbits,
+            Counter::MoveLevels => Method::MoveLevels,
+            Counter::Dataflow => Method::Dataflow,
+        }
+    }
+}
+
+impl From<GraphSearch> for Method {
+    fn from(_: GraphSearch) -> Method {
+        Method::Bfs
+    }
+}

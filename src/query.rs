@@ -1,0 +1,221 @@
+//! The queries: what is asked of a compiled program (solve, batch, states, analyze, graph) and with what settings.
+//!
+//! A query is plain data. The planner ([`crate::plan`](mod@crate::plan)) reads it to choose an
+//! engine; the engines read the settings they run with (a states request's
+//! start, symmetry, cluster and listing) from the same types.
+
+use crate::bits::Bits;
+
+/// What is asked of a program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Query {
+    /// Solve one board.
+    Solve,
+    /// Answer this many boards of judge input.
+    Batch {
+        /// How many boards.
+        boards: usize,
+    },
+    /// Count, list or histogram states.
+    States(StatesQuery),
+    /// Rank, nullity and quiet patterns.
+    Analyze,
+    /// Draw the state graph from a start.
+    Graph,
+}
+
+/// A `states` query.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StatesQuery {
+    /// What is printed.
+    pub output: Output,
+    /// Whether states are restricted to those reachable from a start.
+    pub from: bool,
+    /// Whether every reachable state is wanted, goal or not.
+    pub reachable: bool,
+    /// Whether states are taken up to symmetry.
+    pub symmetry: bool,
+    /// The dataflow workers asked for, in all processes (1: none asked).
+    pub workers: usize,
+}
+
+/// What `states` prints.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Output {
+    /// Every state, one per line.
+    #[default]
+    List,
+    /// Their number.
+    Count,
+    /// Their number per distance.
+    Histogram,
+}
+
+/// Which engine the user asked for (`--solver`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Preference {
+    /// The planner's choice.
+    #[default]
+    Auto,
+    /// A search (BFS or DFS); at most 64 cells.
+    Search,
+    /// GF(2) elimination; toggle-only puzzles with targets.
+    Gf2,
+}
+
+/// What to enumerate.
+#[derive(Clone, Debug, Default)]
+pub struct Request {
+    /// Keep only states reachable from this board.
+    pub from: Option<Bits>,
+    /// Every state reachable from `from` (which must be set), whether or not
+    /// it can reach the goal; distances count from `from`.
+    pub reachable: bool,
+    /// Count and list states up to the puzzle's symmetries.
+    pub symmetry: bool,
+    /// Hold every position itself: the peg engines then neither reduce by
+    /// the start's symmetries nor weight by orbit size (slower and bigger;
+    /// an independent check of the orbit counts). Other engines hold every
+    /// position already.
+    pub explicit: bool,
+    /// What is wanted: every state, their number, or their number per distance.
+    pub output: Output,
+    /// Run as a timely dataflow on these workers (`states --workers`,
+    /// `--processes`); `None` runs on this process's threads alone.
+    pub cluster: Option<Cluster>,
+    /// Told what a dataflow run estimates before it starts and counts after
+    /// each layer (called on worker threads).
+    pub observer: Option<Observer>,
+    /// Where a dataflow run lists the states: one file per worker.
+    pub listing: Option<Listing>,
+    /// Where a dataflow run's workers may spill their layers to disk, as
+    /// sorted runs, instead of holding them in memory.
+    pub spill: Option<std::path::PathBuf>,
+    /// Give each listed state its distance even where the listing does not
+    /// find it on the way: a linear puzzle's states are listed by algebra, and
+    /// each distance is then a walk of the null space (left out, as `None`,
+    /// when that walk is past the limit `coset-work`).
+    pub distances: bool,
+}
+
+impl Request {
+    /// The planner's query for this request.
+    pub fn query(&self) -> Query {
+        Query::States(self.states_query())
+    }
+
+    /// The planner's `states` query for this request.
+    pub fn states_query(&self) -> StatesQuery {
+        StatesQuery {
+            output: self.output,
+            from: self.from.is_some(),
+            reachable: self.reachable,
+            symmetry: self.symmetry,
+            workers: self.cluster.as_ref().map_or(1, Cluster::workers),
+        }
+    }
+}
+
+/// What a dataflow run reports as it goes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// Before the first layer: the estimated peak of one worker, from a
+    /// sample of each layer (`estimate_layers`), against its share of max-memory.
+    Estimate {
+        /// Bytes one worker is estimated to hold at its peak.
+        bytes: u64,
+        /// The same at the 95% upper bound of the sample.
+        high: u64,
+        /// The worker's share of max-memory.
+        budget: u64,
+        /// With a spill directory, the disk one worker is estimated to use
+        /// at its peak, and the space free there.
+        disk: Option<(u64, u64)>,
+    },
+    /// A layer is counted: its depth, and the positions each worker holds of
+    /// it, by worker index.
+    Layer {
+        /// Jumps from the start.
+        depth: u32,
+        /// Positions of the layer held by each worker.
+        positions: Vec<u64>,
+    },
+}
+
+/// A callback for [`Event`]s, shared by the workers of a process.
+#[derive(Clone)]
+pub struct Observer(pub std::sync::Arc<dyn Fn(&Event) + Send + Sync>);
+
+impl std::fmt::Debug for Observer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Observer")
+    }
+}
+
+/// How a dataflow run lists its states: every worker writes the states it
+/// owns, layer by layer (within a layer, partition by partition), to its own file
+/// [`Listing::file`] in `dir`, through `write` (a state and its depth).
+#[derive(Clone)]
+pub struct Listing {
+    /// The directory of the files.
+    pub dir: std::path::PathBuf,
+    /// Writes one state, with its depth, as a line.
+    #[allow(clippy::type_complexity)]
+    pub write: std::sync::Arc<
+        dyn Fn(&Bits, u32, &mut dyn std::io::Write) -> std::io::Result<()> + Send + Sync,
+    >,
+}
+
+impl Listing {
+    /// The file of worker `index` of `workers`: `states-` and the index,
+    /// zero-padded so that the names sort in worker order.
+    pub fn file(&self, index: usize, workers: usize) -> std::path::PathBuf {
+        let width = (workers.max(2) - 1).to_string().len();
+        self.dir.join(format!("states-{index:0width$}.txt"))
+    }
+}
+
+impl std::fmt::Debug for Listing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Listing({})", self.dir.display())
+    }
+}
+
+/// Where a dataflow enumeration's workers run: `threads` per process, and
+/// the address of every process (none for one process).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cluster {
+    /// Worker threads in each process.
+    pub threads: usize,
+    /// This process's index into `addresses`.
+    pub process: usize,
+    /// `host:port` of every process, in order; empty for one process.
+    pub addresses: Vec<String>,
+}
+
+impl Cluster {
+    /// `threads` workers in this process alone.
+    pub fn local(threads: usize) -> Cluster {
+        Cluster {
+            threads,
+            process: 0,
+            addresses: Vec::new(),
+        }
+    }
+
+    /// The number of processes.
+    pub fn processes(&self) -> usize {
+        self.addresses.len().max(1)
+    }
+
+    /// The number of workers in all.
+    pub fn workers(&self) -> usize {
+        self.threads * self.processes()
+    }
+}
+
+/// One state as it is visited: the state (one word up to 64 cells, bits
+/// past that) and its distance (to the goal, or from the start with
+/// `reachable`; the answer, for fewest pieces; for linear puzzles listed
+/// without distances, `None`).
+pub type Visit<'a> = &'a mut dyn FnMut(&Bits, Option<u32>) -> bool;

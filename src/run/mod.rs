@@ -1,0 +1,16 @@
+//! The runner: the one place where a plan becomes a running engine, and its outcome is checked.
+//!
+//! Each kind of query has its own plan type ([`crate::plan`]), and each has
+//! one function here with an exhaustive match over that plan's engines: it
+//! builds the engine once, runs it, and checks what it returns with the one
+//! checker ([`crate::check`]) before handing it on.
+
+mod analyze;
+mod solve;
+mod states;
+
+pub use crate::engines::sample::{LayerEstimate, Sampling};
+pub use analyze::analyze;
+pub(crate) use solve::{Prepared, pressed};
+pub use solve::{run_solve, solve, solve_linear, solve_with};
+pub use states::{enumerate, estimate_layers, state_graph};

@@ -1,0 +1,309 @@
+//! Solving one board: the planned solver built once and run, its outcome checked.
+
+use crate::bits::Bits;
+use crate::engines::linear::{self, Linear};
+use crate::engines::{bfs, dfs, move_levels};
+use crate::error::{Error, Result};
+use crate::limits::Limits;
+use crate::outcome::{Certificate, Chains, Outcome, PlayedMoves, Proof, Solution};
+use crate::plan::{Plan, Solver, solve_plan};
+use crate::program::{Goal, Program};
+use crate::query::Preference;
+
+/// Finds the fewest moves from `start` to the goal (or, for the fewest-pieces
+/// objective, the best end with the fewest moves), by the engine the
+/// [planner](mod@crate::plan) picks. The answer is checked on the program before
+/// it is returned.
+///
+/// ```
+/// let puzzle = pegflip::Puzzle::parse(r#"
+/// name = "Pebbles"
+/// [board]
+/// cols = 5
+/// rows = 1
+/// [[moves]]
+/// jump = "orthogonal"
+/// [goal]
+/// fewest = "pieces"
+/// "#, "pebbles.toml").unwrap();
+/// let program = puzzle.compile().unwrap();
+/// let board = puzzle.read_board("oo-o-", "<board>").unwrap().state;
+/// let pegflip::Outcome::Solved(s) = pegflip::solve(&program, &board, &Default::default()).unwrap()
+/// else { panic!("fewest pieces always has an answer") };
+/// assert_eq!((s.moves.len(), s.end.count_ones()), (2, 1));
+/// ```
+pub fn solve(program: &Program, start: &Bits, limits: &Limits) -> Result<Outcome> {
+    solve_with(program, start, limits, Preference::Auto)
+}
+
+/// [`solve()`] with a preferred engine: `Gf2` refuses a puzzle with guarded
+/// moves or an objective; `Search` refuses one of more than 64 cells.
+pub fn solve_with(
+    program: &Program,
+    start: &Bits,
+    limits: &Limits,
+    prefer: Preference,
+) -> Result<Outcome> {
+    let plan = solve_plan(program, prefer, limits)?;
+    run_solve(program, &plan, start, limits)
+}
+
+/// Solves one board with the solver `plan` names, and checks the answer.
+pub fn run_solve(
+    program: &Program,
+    plan: &Plan<Solver>,
+    start: &Bits,
+    limits: &Limits,
+) -> Result<Outcome> {
+    match plan.engine {
+        Solver::Chase => solve_linear(program, &Linear::chase(program, limits)?, start, limits),
+        Solver::DenseGf2 => solve_linear(program, &Linear::dense(program, limits)?, start, limits),
+        Solver::PegDfs | Solver::Bfs => solve_search(program, plan.engine, start, limits),
+        Solver::MoveLevels => solve_moves(program, start, limits),
+    }
+}
+
+/// The fewest moves, a chain of jumps by one piece counting once: a jump
+/// search first settles whether the goal can be reached (with a parity
+/// certificate or an exhaustive search when it cannot), then the levels by
+/// moves find the fewest and prove it.
+fn solve_moves(program: &Program, start: &Bits, limits: &Limits) -> Result<Outcome> {
+    let reachable = solve_search(program, Solver::PegDfs, start, limits)?;
+    if let Outcome::Unsolvable(_) = reachable {
+        return Ok(reachable);
+    }
+    let word = start
+        .to_u64()
+        .ok_or_else(|| Error::Internal("a searched board of more than 64 cells".into()))?;
+    let Outcome::Solved(known) = &reachable else {
+        return Err(Error::Internal(
+            "a search outcome neither solved nor not".into(),
+        ));
+    };
+    let known = known.moves.to_vec();
+    let found = match move_levels::fewest_moves(program, word, Some(&known), limits)? {
+        move_levels::MoveOutcome::Solved(found) => found,
+        move_levels::MoveOutcome::Unsolvable(_) => {
+            return Err(Error::Internal(
+                "the jump search reached the goal, but the move levels did not".into(),
+            ));
+        }
+    };
+    let jumps: Vec<usize> = found.moves.iter().flatten().copied().collect();
+    let list = PlayedMoves::List(jumps);
+    let end = program
+        .replay(start, &list)
+        .map_err(|e| Error::Internal(format!("a fewest-moves solution does not replay: {e}")))?;
+    let outcome = Outcome::Solved(Solution {
+        moves: list,
+        end,
+        optimal: true,
+        chains: Some(Chains {
+            lengths: found.moves.iter().map(Vec::len).collect(),
+            levels: found.levels,
+        }),
+    });
+    check(program, start, &outcome)?;
+    Ok(outcome)
+}
+
+/// Solves one board of a linear puzzle already eliminated: the fewest
+/// presses over every target, or one certificate per target.
+pub fn solve_linear(
+    program: &Program,
+    linear: &Linear,
+    start: &Bits,
+    limits: &Limits,
+) -> Result<Outcome> {
+    let Goal::Targets(targets) = program.goal() else {
+        return Err(Error::Usage(
+            "the gf2 solver answers target goals; fewest pieces needs --solver bfs".into(),
+        ));
+    };
+    let mut best: Option<(Bits, bool)> = None;
+    let mut all_optimal = true;
+    let mut certificates = Vec::new();
+    let mut proved = true;
+    for target in targets {
+        let mut b = start.clone();
+        b.xor_assign(target);
+        match linear.solve(program, &b) {
+            Ok(x) => {
+                let (x, optimal) = linear::fewest_presses(
+                    &x,
+                    linear.null_space(),
+                    linear.nullity(),
+                    limits.coset_work,
+                );
+                all_optimal &= optimal;
+                if best
+                    .as_ref()
+                    .is_none_or(|(b, _)| x.count_ones() < b.count_ones())
+                {
+                    best = Some((x, optimal));
+                }
+            }
+            Err(Some(cells)) => certificates.push(Certificate {
+                target: target.clone(),
+                cells,
+            }),
+            Err(None) => proved = false,
+        }
+    }
+    match best {
+        Some((x, _)) => pressed(program, start, x, all_optimal),
+        None => {
+            let outcome = Outcome::Unsolvable(if proved {
+                Proof::Parity(certificates)
+            } else {
+                Proof::Rank
+            });
+            check(program, start, &outcome)?;
+            Ok(outcome)
+        }
+    }
+}
+
+/// The solution that presses the moves of `x` from `start`, checked.
+pub(crate) fn pressed(program: &Program, start: &Bits, x: Bits, optimal: bool) -> Result<Outcome> {
+    let moves = PlayedMoves::Presses(x);
+    let end = program
+        .replay(start, &moves)
+        .map_err(|e| Error::Internal(format!("a gf2 press set does not replay: {e}")))?;
+    let outcome = Outcome::Solved(Solution {
+        moves,
+        end,
+        optimal,
+        chains: None,
+    });
+    check(program, start, &outcome)?;
+    Ok(outcome)
+}
+
+fn solve_search(
+    program: &Program,
+    engine: Solver,
+    start: &Bits,
+    limits: &Limits,
+) -> Result<Outcome> {
+    let (certificates, open) = relaxation(program, start, limits);
+    if let Some(certificates) = certificates {
+        let outcome = Outcome::Unsolvable(Proof::Parity(certificates));
+        check(program, start, &outcome)?;
+        return Ok(outcome);
+    }
+    let word = start.to_u64().unwrap_or(0);
+    let found = if engine == Solver::PegDfs {
+        // Only the targets that parity does not rule out are searched for.
+        let targets: Vec<u64> = match program.goal() {
+            Goal::Targets(t) => t
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| open.as_ref().is_none_or(|o| o.contains(i)))
+                .filter_map(|(_, t)| t.to_u64())
+                .collect(),
+            Goal::FewestPieces => Vec::new(),
+        };
+        dfs::dfs(program, word, &targets, limits)?
+    } else {
+        bfs::bfs(program, word, limits)?
+    };
+    let outcome = match found {
+        None => Outcome::Unsolvable(Proof::Search),
+        Some(found) => Outcome::Solved(Solution {
+            moves: PlayedMoves::List(found.moves),
+            end: Bits::from_u64(program.cells(), found.end),
+            optimal: true,
+            chains: None,
+        }),
+    };
+    check(program, start, &outcome)?;
+    Ok(outcome)
+}
+
+/// A proof of impossibility without search, for puzzles with guarded moves:
+/// a move flips the same cells whatever its guard, so a parity certificate of
+/// the *relaxation* (every move as a plain toggle of its flip) holds for the
+/// puzzle itself. This is the classical colouring argument of peg solitaire,
+/// found by elimination for any board. `None` when some target is not ruled
+/// out this way (or the puzzle is already linear, or has an objective).
+/// Also returns the indices of the targets not ruled out, when elimination ran.
+fn relaxation(
+    program: &Program,
+    start: &Bits,
+    limits: &Limits,
+) -> (Option<Vec<Certificate>>, Option<Vec<usize>>) {
+    let Goal::Targets(targets) = program.goal() else {
+        return (None, None);
+    };
+    if program.is_linear() {
+        return (None, None);
+    }
+    let relaxed = program.relaxed();
+    let Ok(linear) = Linear::dense(&relaxed, limits) else {
+        return (None, None);
+    };
+    let mut certificates = Vec::new();
+    let mut open = Vec::new();
+    for (i, target) in targets.iter().enumerate() {
+        let mut b = start.clone();
+        b.xor_assign(target);
+        match linear.solve(&relaxed, &b) {
+            Err(Some(cells)) => certificates.push(Certificate {
+                target: target.clone(),
+                cells,
+            }),
+            _ => open.push(i),
+        }
+    }
+    (open.is_empty().then_some(certificates), Some(open))
+}
+
+/// Checks an outcome with the one checker ([`crate::check::check_outcome`]);
+/// a failure is a bug, reported as [`Error::Internal`].
+pub fn check(program: &Program, start: &Bits, outcome: &Outcome) -> Result<()> {
+    crate::check::check_outcome(program, start, outcome)
+        .map_err(|e| Error::Internal(format!("the answer fails its own check: {e}")))
+}
+
+/// A planned solver built once, for board after board (`batch`): the
+/// elimination of a linear puzzle is done here once, not per board.
+pub(crate) struct Prepared {
+    plan: Plan<Solver>,
+    linear: Option<Linear>,
+}
+
+impl Prepared {
+    /// Builds the solver `plan` names.
+    pub(crate) fn new(program: &Program, plan: Plan<Solver>, limits: &Limits) -> Result<Prepared> {
+        let linear = match plan.engine {
+            Solver::Chase => Some(Linear::chase(program, limits)?),
+            Solver::DenseGf2 => Some(Linear::dense(program, limits)?),
+            Solver::PegDfs | Solver::Bfs | Solver::MoveLevels => None,
+        };
+        Ok(Prepared { plan, linear })
+    }
+
+    /// The plan it was built from.
+    pub(crate) fn plan(&self) -> &Plan<Solver> {
+        &self.plan
+    }
+
+    /// The eliminated puzzle, for a linear solver.
+    pub(crate) fn linear(&self) -> Option<&Linear> {
+        self.linear.as_ref()
+    }
+
+    /// Solves one board of `program` (the program it was built for), checked.
+    pub(crate) fn solve(
+        &self,
+        program: &Program,
+        start: &Bits,
+        limits: &Limits,
+    ) -> Result<Outcome> {
+        match &self.linear {
+            Some(linear) => solve_linear(program, linear, start, limits),
+            None => run_solve(program, &self.plan, start, limits),
+        }
+    }
+}

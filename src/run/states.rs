@@ -1,0 +1,130 @@
+//! Counting and listing states: the planned counter built once and run, and the state graph.
+//!
+//! The planner picks one of the counters ([`crate::plan::Counter`]): the
+//! linear span, layered search, an answer table, peg orbits, levels by moves
+//! or the timely dataflow. With `--symmetry`, states are counted and listed
+//! up to the puzzle's symmetries ([`crate::symmetry::Symmetries`]): one
+//! representative per orbit.
+
+use std::collections::BTreeMap;
+
+use petgraph::graph::DiGraph;
+
+use crate::bits::Bits;
+use crate::engines::linear::Linear;
+use crate::engines::sample::{self, LayerEstimate, Sampling};
+use crate::engines::{graph, layered, move_levels, pegs, span};
+use crate::error::{Error, Result};
+use crate::limits::Limits;
+use crate::outcome::Summary;
+use crate::plan::{Counter, graph_plan, states_plan};
+use crate::program::{Goal, Program};
+use crate::query::{Output, Request, Visit};
+
+/// Enumerates states with the engine the planner picks, calling `visit` for
+/// each one (stop by returning false); with `visit` absent, only the summary
+/// is built.
+///
+/// ```
+/// let program = pegflip::Puzzle::from_file("puzzles/flip4x4.toml")?.compile()?;
+/// let request = pegflip::Request { output: pegflip::Output::Count, ..Default::default() };
+/// let summary = pegflip::enumerate(&program, &request, &Default::default(), None)?;
+/// assert_eq!(summary.count.to_string(), "4096");
+/// # Ok::<(), pegflip::Error>(())
+/// ```
+pub fn enumerate(
+    program: &Program,
+    request: &Request,
+    limits: &Limits,
+    visit: Option<Visit>,
+) -> Result<Summary> {
+    let plan = states_plan(program, &request.states_query(), limits)?;
+    match plan.engine {
+        Counter::LinearSpan => {
+            let Goal::Targets(targets) = program.goal() else {
+                return Err(Error::Internal("a span enumeration without targets".into()));
+            };
+            let linear = Linear::new(program, limits)?;
+            let mut visit = visit;
+            let mut each = |s: &Bits, d: Option<u32>| visit.as_mut().is_none_or(|v| v(s, d));
+            let count = span::states(
+                program,
+                &linear,
+                targets,
+                limits,
+                request.output == Output::List,
+                request.distances,
+                &mut each,
+            )?;
+            Ok(Summary {
+                count,
+                histogram: BTreeMap::new(),
+                symmetries: 1,
+            })
+        }
+        Counter::MoveLevels => {
+            let from = match &request.from {
+                Some(b) => Some(b.to_u64().ok_or_else(|| {
+                    Error::Internal("levels by moves on a board of more than 64 cells".into())
+                })?),
+                None => None,
+            };
+            move_levels::histogram(program, from, request.symmetry, limits)
+        }
+        Counter::Dataflow => dataflow(program, request, limits),
+        // A visitor wants the states themselves, which only the layered search yields.
+        Counter::PegOrbits if visit.is_none() => pegs::count(program, request, limits),
+        Counter::PegOrbits | Counter::Layered | Counter::AnswerTable => {
+            layered::run(program, request, limits, visit)
+        }
+    }
+}
+
+#[cfg(feature = "dataflow")]
+fn dataflow(program: &Program, request: &Request, limits: &Limits) -> Result<Summary> {
+    let cluster = request
+        .cluster
+        .as_ref()
+        .ok_or_else(|| Error::Internal("a dataflow planned without workers".into()))?;
+    crate::engines::dataflow::count(program, request, limits, cluster)
+}
+
+#[cfg(not(feature = "dataflow"))]
+fn dataflow(_: &Program, _: &Request, _: &Limits) -> Result<Summary> {
+    Err(Error::Internal(
+        "a dataflow planned in a build without it".into(),
+    ))
+}
+
+/// The graph of states reachable from `start` (nodes, the start first)
+/// joined by the moves between them (edges, weighted by move index), found
+/// breadth-first. Refused, with the `graph-states` limit, past that many
+/// states.
+///
+/// ```
+/// let program = pegflip::Puzzle::from_file("puzzles/pebble12.toml")?.compile()?;
+/// let start = program.puzzle().read_board("-oo---------", "<board>")?.state;
+/// let graph = pegflip::state_graph(&program, &start, &Default::default())?;
+/// assert_eq!((graph.node_count(), graph.edge_count()), (3, 2));
+/// # Ok::<(), pegflip::Error>(())
+/// ```
+pub fn state_graph(
+    program: &Program,
+    start: &Bits,
+    limits: &Limits,
+) -> Result<DiGraph<Bits, usize>> {
+    let plan = graph_plan(program, limits)?;
+    let crate::plan::GraphSearch = plan.engine;
+    graph::state_graph(program, start, limits)
+}
+
+/// Each layer's size from a start on a peg board, estimated from a sample
+/// (the dataflow's estimate before it starts, and `states --estimate`):
+/// `None` when the board is not a peg board of at most 64 cells.
+pub fn estimate_layers(
+    program: &Program,
+    start: &Bits,
+    sampling: Sampling,
+) -> Option<Vec<LayerEstimate>> {
+    sample::layers(program, start.to_u64()?, sampling)
+}

@@ -1,0 +1,213 @@
+//! The symmetries of a puzzle: board-graph automorphisms that map moves to moves and the goal to itself.
+
+use rustc_hash::FxHashSet;
+
+use crate::board::CellId;
+use crate::error::Result;
+use crate::limits::Limits;
+use crate::program::{Goal, Program};
+
+/// A canonical form for states (the least image under a group of symmetries),
+/// or the identity.
+pub trait Canon: Sync {
+    /// The canonical representative of `state`.
+    fn canon(&self, state: u64) -> u64;
+
+    /// Whether every state is its own representative.
+    fn is_identity(&self) -> bool {
+        false
+    }
+}
+
+/// No symmetry: every state is its own representative.
+pub struct Identity;
+
+impl Canon for Identity {
+    #[inline]
+    fn canon(&self, state: u64) -> u64 {
+        state
+    }
+
+    fn is_identity(&self) -> bool {
+        true
+    }
+}
+
+/// A group of cell permutations, with byte tables to apply them to a
+/// one-word state quickly.
+pub struct Symmetries {
+    perms: Vec<Vec<usize>>,
+    /// Per permutation, per byte of the state, per byte value: the image bits.
+    tables: Vec<Vec<[u64; 256]>>,
+    /// The same, eight permutations at a time: per group of eight, per byte,
+    /// per byte value, the eight images (a group is padded with the identity).
+    packed: Vec<Vec<[[u64; 8]; 256]>>,
+}
+
+impl Symmetries {
+    /// The puzzle's symmetries: automorphisms of its board graph (found from
+    /// the graph, not assumed) that map every move to a move and the goal's
+    /// targets onto themselves, and fix every state of `fixed`. Refused when
+    /// the board has more than the limit `symmetries`.
+    pub fn of(program: &Program, fixed: &[u64], limits: &Limits) -> Result<Symmetries> {
+        let puzzle = program.puzzle();
+        let max = usize::try_from(limits.symmetries).unwrap_or(usize::MAX);
+        let all = puzzle.board.automorphisms(max.saturating_add(1));
+        if all.len() > max {
+            return Err(limits.exceeded(
+                "symmetries",
+                "the number of board automorphisms found before stopping",
+                all.len() as u128,
+                "orbits are counted with the whole group, applied to every state; drop --symmetry",
+            ));
+        }
+        let moves: FxHashSet<(Vec<CellId>, Vec<CellId>, Vec<CellId>)> = program
+            .moves()
+            .iter()
+            .map(|m| (m.need_on.clone(), m.need_off.clone(), m.flip.clone()))
+            .collect();
+        let map = |p: &[usize], cells: &[CellId]| {
+            let mut out: Vec<CellId> = cells.iter().map(|c| CellId(p[c.0])).collect();
+            out.sort_unstable();
+            out
+        };
+        let targets: Option<FxHashSet<u64>> = match program.goal() {
+            Goal::Targets(t) => Some(t.iter().filter_map(|b| b.to_u64()).collect()),
+            Goal::FewestPieces => None,
+        };
+        let perms: Vec<Vec<usize>> = all
+            .into_iter()
+            .filter(|p| {
+                program.moves().iter().all(|m| {
+                    moves.contains(&(map(p, &m.need_on), map(p, &m.need_off), map(p, &m.flip)))
+                })
+            })
+            .filter(|p| {
+                targets
+                    .as_ref()
+                    .is_none_or(|t| t.iter().all(|&s| t.contains(&permute(p, s))))
+            })
+            .filter(|p| fixed.iter().all(|&s| permute(p, s) == s))
+            .collect();
+        let bytes = program.cells().div_ceil(8);
+        let tables = perms
+            .iter()
+            .map(|p| {
+                (0..bytes)
+                    .map(|byte| {
+                        let mut table = [0u64; 256];
+                        for (v, slot) in table.iter_mut().enumerate() {
+                            *slot = permute(p, (v as u64) << (8 * byte));
+                        }
+                        table
+                    })
+                    .collect()
+            })
+            .collect::<Vec<Vec<[u64; 256]>>>();
+        let identity: Vec<usize> = (0..program.cells()).collect();
+        let packed = perms
+            .chunks(8)
+            .map(|group| {
+                (0..bytes)
+                    .map(|byte| {
+                        let mut table = [[0u64; 8]; 256];
+                        for (v, slot) in table.iter_mut().enumerate() {
+                            for (k, image) in slot.iter_mut().enumerate() {
+                                let p = group.get(k).unwrap_or(&identity);
+                                *image = permute(p, (v as u64) << (8 * byte));
+                            }
+                        }
+                        table
+                    })
+                    .collect()
+            })
+            .collect();
+        Ok(Symmetries {
+            perms,
+            tables,
+            packed,
+        })
+    }
+
+    /// The number of symmetries, the identity included.
+    pub fn len(&self) -> usize {
+        self.perms.len()
+    }
+
+    /// The symmetries, as cell permutations (`perm[cell]` is its image).
+    pub fn perms(&self) -> &[Vec<usize>] {
+        &self.perms
+    }
+
+    /// Whether only the identity is left.
+    pub fn is_empty(&self) -> bool {
+        self.perms.len() <= 1
+    }
+
+    /// The image of `state` under symmetry `k`.
+    #[inline]
+    pub fn apply(&self, k: usize, state: u64) -> u64 {
+        self.tables[k]
+            .iter()
+            .enumerate()
+            .fold(0, |acc, (byte, table)| {
+                acc | table[(state >> (8 * byte) & 0xff) as usize]
+            })
+    }
+}
+
+impl Symmetries {
+    /// How many symmetries map `state` to itself: its orbit has
+    /// `len() / stabilizer(state)` states.
+    #[inline]
+    pub fn stabilizer(&self, state: u64) -> usize {
+        let mut count = 0;
+        for (g, group) in self.packed.iter().enumerate() {
+            let mut images = [0u64; 8];
+            for (byte, table) in group.iter().enumerate() {
+                let row = &table[(state >> (8 * byte) & 0xff) as usize];
+                for k in 0..8 {
+                    images[k] |= row[k];
+                }
+            }
+            // The last group is padded with the identity.
+            let real = (self.perms.len() - 8 * g).min(8);
+            count += images[..real].iter().filter(|&&i| i == state).count();
+        }
+        count
+    }
+}
+
+impl Canon for Symmetries {
+    /// The least image: each byte of the state looks up its images under
+    /// eight symmetries at once.
+    #[inline]
+    fn canon(&self, state: u64) -> u64 {
+        let mut best = state;
+        for group in &self.packed {
+            let mut images = [0u64; 8];
+            for (byte, table) in group.iter().enumerate() {
+                let row = &table[(state >> (8 * byte) & 0xff) as usize];
+                for k in 0..8 {
+                    images[k] |= row[k];
+                }
+            }
+            best = images.iter().fold(best, |b, &i| b.min(i));
+        }
+        best
+    }
+}
+
+/// The image of a state under a permutation, bit by bit.
+fn permute(p: &[usize], state: u64) -> u64 {
+    let mut out = 0;
+    let mut rest = state;
+    while rest != 0 {
+        let i = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        if i < p.len() {
+            out |= 1 << p[i];
+        }
+    }
+    out
+}
