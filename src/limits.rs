@@ -57,8 +57,10 @@ macro_rules! limits {
 
 limits! {
     /// The most memory one run may plan to use, in bytes; default 60% of the
-    /// machine's memory (8 GiB where it cannot be read). Every engine
-    /// estimates its peak before it starts and refuses past this.
+    /// machine's memory (8 GiB where it cannot be read). The planner refuses
+    /// a query whose estimated peak passes it; engines whose work is not
+    /// known before they run (searches, levels, layers) stop with the limit
+    /// error when what they hold would pass it.
     max_memory: "max-memory" = default_max_memory();
     /// The most states one search may visit; default 2^25.
     max_states: "max-states" = 1 << 25;

@@ -4,7 +4,6 @@ mod cases;
 mod write;
 
 use crate::bits::Bits;
-use crate::engines::table::AnswerTable;
 use crate::error::{Diagnostic, Error, Result};
 use crate::io::board::{read_row, tokens};
 use crate::limits::Limits;
@@ -13,7 +12,7 @@ use crate::plan::batch_plan;
 use crate::program::{Goal, Program};
 use crate::puzzle::Puzzle;
 use crate::query::Preference;
-use crate::run::Prepared;
+use crate::run::BatchEngine;
 use crate::spec::Header;
 
 /// The output of a batch run.
@@ -35,7 +34,7 @@ pub struct BatchOutput {
 /// matrix, or a move list, as the format says.
 ///
 /// The [planner](mod@crate::plan) picks the engine once for all the boards: an
-/// [`AnswerTable`] when it pays for itself, elimination (done once) for a
+/// [`AnswerTable`](crate::AnswerTable) when it pays for itself, elimination (done once) for a
 /// linear puzzle, otherwise a search per board. Cases of their own size or
 /// shape are planned per variant. `prefer` is `--solver`.
 ///
@@ -78,15 +77,13 @@ pub fn batch(
         text.push(b'\n');
     };
     let objective = matches!(program.goal(), Goal::FewestPieces);
-    match plan.each_board() {
-        None => {
-            let table = AnswerTable::build(program)?;
+    match BatchEngine::new(program, &plan, limits)? {
+        BatchEngine::Table(table) => {
             for &b in &boards {
                 answer(table.answer(b).map(|v| v as usize));
             }
         }
-        Some(solver) => {
-            let prepared = Prepared::new(program, solver, limits)?;
+        BatchEngine::EachBoard(prepared) => {
             for b in boards.chunks(words) {
                 let start = Bits::from_words(cells, b);
                 answer(match prepared.solve(program, &start, limits)? {

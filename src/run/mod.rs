@@ -1,9 +1,10 @@
 //! The runner: the one place where a plan becomes a running engine, and its outcome is checked.
 //!
 //! Each kind of query has its own plan type ([`crate::plan`]), and each has
-//! one function here with an exhaustive match over that plan's engines: it
-//! builds the engine once, runs it, and checks what it returns with the one
-//! checker ([`crate::check`]) before handing it on.
+//! one place here with an exhaustive match over that plan's engines: it
+//! builds the engine once and runs it. Every solution and every proof of
+//! impossibility is checked by the one checker ([`crate::check`]) before it
+//! is handed on.
 
 mod analyze;
 mod solve;
@@ -11,6 +12,6 @@ mod states;
 
 pub use crate::engines::sample::{LayerEstimate, Sampling};
 pub use analyze::analyze;
-pub(crate) use solve::{Prepared, pressed};
+pub(crate) use solve::{BatchEngine, Prepared, pressed};
 pub use solve::{run_solve, solve, solve_linear, solve_with};
 pub use states::{enumerate, estimate_layers, state_graph};

@@ -2,11 +2,12 @@
 
 use crate::bits::Bits;
 use crate::engines::linear::{self, Linear};
+use crate::engines::table::AnswerTable;
 use crate::engines::{bfs, dfs, move_levels};
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 use crate::outcome::{Certificate, Chains, Outcome, PlayedMoves, Proof, Solution};
-use crate::plan::{Plan, Solver, solve_plan};
+use crate::plan::{Batcher, Plan, Solver, solve_plan};
 use crate::program::{Goal, Program};
 use crate::query::Preference;
 
@@ -305,5 +306,23 @@ impl Prepared {
             Some(linear) => solve_linear(program, linear, start, limits),
             None => run_solve(program, &self.plan, start, limits),
         }
+    }
+}
+
+/// The engine a batch runs, built once for all its boards.
+pub(crate) enum BatchEngine {
+    /// Every state's answer, looked up per board.
+    Table(AnswerTable),
+    /// Each board solved by the planned solver.
+    EachBoard(Prepared),
+}
+
+impl BatchEngine {
+    /// Builds the engine `plan` names.
+    pub(crate) fn new(program: &Program, plan: &Plan<Batcher>, limits: &Limits) -> Result<Self> {
+        Ok(match plan.each_board() {
+            None => BatchEngine::Table(AnswerTable::build(program)?),
+            Some(solver) => BatchEngine::EachBoard(Prepared::new(program, solver, limits)?),
+        })
     }
 }

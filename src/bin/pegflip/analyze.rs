@@ -37,16 +37,10 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     let program = puzzle.compile()?;
     let limits = &puzzle.limits;
     let linear = if program.is_linear() {
-        let plan = pegflip::plan(
-            &program,
-            &pegflip::Query::Analyze,
-            Default::default(),
-            limits,
-        )?;
         if args.explain {
-            crate::common::explain(&plan);
+            crate::common::explain(&pegflip::plan::analyze_plan(&program, limits)?.erase());
         }
-        Some(Linear::new(&program, limits)?)
+        Some(pegflip::analyze(&program, limits)?)
     } else {
         None
     };

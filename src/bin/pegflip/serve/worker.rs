@@ -11,7 +11,7 @@ use std::io::{Read, Write};
 
 use pegflip::Output;
 use pegflip::board::Lattice;
-use pegflip::{Bits, Goal, Linear, Outcome, Program, Puzzle, Query, render};
+use pegflip::{Bits, Goal, Outcome, Program, Puzzle, render};
 use pegflip::{Request as States, enumerate};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -425,8 +425,7 @@ fn pick(program: &Program, distance: u32, index: u64) -> pegflip::Result<Value> 
 
 /// Rank, nullity, the number of boards that reach each target, and the first quiet patterns.
 fn linear_facts(program: &Program, limits: &pegflip::Limits) -> pegflip::Result<Value> {
-    pegflip::plan(program, &Query::Analyze, Default::default(), limits)?;
-    let l = Linear::new(program, limits)?;
+    let l = pegflip::analyze(program, limits)?;
     let quiet: Vec<String> = l
         .null_space()
         .iter()
