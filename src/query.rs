@@ -212,6 +212,86 @@ impl Cluster {
     pub fn workers(&self) -> usize {
         self.threads * self.processes()
     }
+
+    /// The cluster of a hostfile's text (`file` names it in errors): one
+    /// `host:port` line per process, in process order; blank lines and lines
+    /// starting with `#` are skipped. Every line is checked before any
+    /// process connects: a port from 1 to 65535, a host that resolves, no
+    /// address twice; then that there are `processes` lines and `process` is
+    /// one of them. An error points at the line.
+    ///
+    /// ```
+    /// let hosts = "127.0.0.1:27101\n127.0.0.1:27101\n";
+    /// let err = pegflip::Cluster::from_hostfile(hosts, "hosts.txt", 2, 0, 1).unwrap_err();
+    /// assert!(err.to_string().starts_with("hosts.txt:2:1: error: 127.0.0.1:27101 is listed twice"));
+    /// ```
+    pub fn from_hostfile(
+        text: &str,
+        file: &str,
+        processes: usize,
+        process: usize,
+        threads: usize,
+    ) -> crate::Result<Cluster> {
+        use std::net::ToSocketAddrs;
+        let mut addresses: Vec<String> = Vec::new();
+        let mut resolved: Vec<(Vec<std::net::SocketAddr>, usize)> = Vec::new();
+        let mut offset = 0;
+        for (n, raw) in text.split_inclusive('\n').enumerate() {
+            let at = offset + (raw.len() - raw.trim_start().len());
+            offset += raw.len();
+            let line = raw.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let err = |message: String| crate::Error::input(file, text, at, message);
+            let Some((host, port)) = line.rsplit_once(':') else {
+                return Err(err(format!("expected `host:port`, found `{line}`")));
+            };
+            let port_ok = port.parse::<u16>().is_ok_and(|p| p > 0);
+            if host.is_empty() || !port_ok {
+                return Err(err(format!(
+                    "expected `host:port` with a port from 1 to 65535, found `{line}`"
+                )));
+            }
+            let addrs: Vec<std::net::SocketAddr> = line
+                .to_socket_addrs()
+                .map_err(|e| err(format!("{line} does not resolve to an address: {e}")))?
+                .collect();
+            if addrs.is_empty() {
+                return Err(err(format!("{line} does not resolve to an address")));
+            }
+            let same = |(earlier, _): &&(Vec<std::net::SocketAddr>, usize)| {
+                earlier.iter().any(|a| addrs.contains(a))
+            };
+            if let Some((_, first)) = resolved.iter().find(same) {
+                return Err(err(format!(
+                    "{line} is listed twice (line {first} is the same address): each process \
+                     needs its own"
+                )));
+            }
+            resolved.push((addrs, n + 1));
+            addresses.push(line.to_string());
+        }
+        if addresses.len() < processes {
+            return Err(crate::Error::Usage(format!(
+                "{file} lists {} addresses, but --processes is {processes}: one `host:port` line \
+                 per process",
+                addresses.len()
+            )));
+        }
+        if process >= processes {
+            return Err(crate::Error::Usage(format!(
+                "--process is {process}, but the processes are numbered 0 to {}",
+                processes - 1
+            )));
+        }
+        addresses.truncate(processes);
+        Ok(Cluster {
+            threads,
+            process,
+            addresses,
+        })
+    }
 }
 
 /// One state as it is visited: the state (one word up to 64 cells, bits

@@ -142,8 +142,9 @@ impl Set {
             as usize
     }
 
-    /// Adds `word` unless it is there.
-    #[inline]
+    /// Adds `word` unless it is there. Inlined into the loops that fill a
+    /// layer's sets, where it is most of the work.
+    #[inline(always)]
     pub(crate) fn insert(&mut self, word: u64) {
         let mask = self.table.len() - 1;
         let mut at = self.slot(word);
@@ -164,6 +165,8 @@ impl Set {
         }
     }
 
+    #[cold]
+    #[inline(never)]
     fn grow(&mut self) {
         let slots = self.table.len() * 2;
         self.table = vec![u64::MAX; slots];

@@ -157,8 +157,8 @@ pub enum Batcher {
 /// The engines that count, list or histogram states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Counter {
-    /// The linear span ([`Method::LinearSpan`]).
-    LinearSpan,
+    /// The linear span ([`Method::LinearSpan`]), through the elimination named.
+    LinearSpan(Eliminator),
     /// Layered breadth-first enumeration ([`Method::Layered`]).
     Layered,
     /// Every state's answer from a table ([`Method::AnswerTable`]).
@@ -196,6 +196,17 @@ impl From<Eliminator> for Method {
     }
 }
 
+impl Solver {
+    /// The elimination a linear solver runs; `None` for a search.
+    pub fn eliminator(self) -> Option<Eliminator> {
+        match self {
+            Solver::Chase => Some(Eliminator::Chase),
+            Solver::DenseGf2 => Some(Eliminator::DenseGf2),
+            Solver::PegDfs | Solver::Bfs | Solver::MoveLevels => None,
+        }
+    }
+}
+
 impl From<Eliminator> for Solver {
     fn from(e: Eliminator) -> Solver {
         match e {
@@ -217,7 +228,7 @@ impl From<Batcher> for Method {
 impl From<Counter> for Method {
     fn from(c: Counter) -> Method {
         match c {
-            Counter::LinearSpan => Method::LinearSpan,
+            Counter::LinearSpan(_) => Method::LinearSpan,
             Counter::Layered => Method::Layered,
             Counter::AnswerTable => Method::AnswerTable,
             Counter::PegOrbits => Method::PegOrbits,

@@ -321,7 +321,8 @@ fn counter(program: &Program, q: &StatesQuery, limits: &Limits) -> Result<Plan<C
     let targets = matches!(program.goal(), Goal::Targets(_));
     if program.is_linear() && targets && !q.from && !q.symmetry && q.output != Output::Histogram {
         let elimination = eliminator(program, limits)?;
-        return Ok(elimination.with(Counter::LinearSpan));
+        let engine = Counter::LinearSpan(elimination.engine);
+        return Ok(elimination.with(engine));
     }
     require_search_cells(program)?;
     let cells = program.cells();

@@ -19,7 +19,17 @@ use crate::program::Program;
 /// # Ok::<(), pegflip::Error>(())
 /// ```
 pub fn analyze(program: &Program, limits: &Limits) -> Result<Linear> {
-    match analyze_plan(program, limits)?.engine {
+    eliminate(program, analyze_plan(program, limits)?.engine, limits)
+}
+
+/// The program eliminated by `eliminator`: the one place a planned
+/// elimination is built.
+pub(crate) fn eliminate(
+    program: &Program,
+    eliminator: Eliminator,
+    limits: &Limits,
+) -> Result<Linear> {
+    match eliminator {
         Eliminator::Chase => Linear::chase(program, limits),
         Eliminator::DenseGf2 => Linear::dense(program, limits),
     }

@@ -1,5 +1,6 @@
 //! Solving one board: the planned solver built once and run, its outcome checked.
 
+use super::analyze::eliminate;
 use crate::bits::Bits;
 use crate::engines::linear::{self, Linear};
 use crate::engines::table::AnswerTable;
@@ -57,8 +58,9 @@ pub fn run_solve(
     limits: &Limits,
 ) -> Result<Outcome> {
     match plan.engine {
-        Solver::Chase => solve_linear(program, &Linear::chase(program, limits)?, start, limits),
-        Solver::DenseGf2 => solve_linear(program, &Linear::dense(program, limits)?, start, limits),
+        Solver::Chase | Solver::DenseGf2 => {
+            Prepared::new(program, plan.clone(), limits)?.solve(program, start, limits)
+        }
         Solver::PegDfs | Solver::Bfs => solve_search(program, plan.engine, start, limits),
         Solver::MoveLevels => solve_moves(program, start, limits),
     }
@@ -277,10 +279,9 @@ pub(crate) struct Prepared {
 impl Prepared {
     /// Builds the solver `plan` names.
     pub(crate) fn new(program: &Program, plan: Plan<Solver>, limits: &Limits) -> Result<Prepared> {
-        let linear = match plan.engine {
-            Solver::Chase => Some(Linear::chase(program, limits)?),
-            Solver::DenseGf2 => Some(Linear::dense(program, limits)?),
-            Solver::PegDfs | Solver::Bfs | Solver::MoveLevels => None,
+        let linear = match plan.engine.eliminator() {
+            Some(eliminator) => Some(eliminate(program, eliminator, limits)?),
+            None => None,
         };
         Ok(Prepared { plan, linear })
     }

@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 
 use petgraph::graph::DiGraph;
 
+use super::analyze::eliminate;
 use crate::bits::Bits;
-use crate::engines::linear::Linear;
 use crate::engines::sample::{self, LayerEstimate, Sampling};
 use crate::engines::{graph, layered, move_levels, pegs, span};
 use crate::error::{Error, Result};
@@ -40,11 +40,11 @@ pub fn enumerate(
 ) -> Result<Summary> {
     let plan = states_plan(program, &request.states_query(), limits)?;
     match plan.engine {
-        Counter::LinearSpan => {
+        Counter::LinearSpan(eliminator) => {
             let Goal::Targets(targets) = program.goal() else {
                 return Err(Error::Internal("a span enumeration without targets".into()));
             };
-            let linear = Linear::new(program, limits)?;
+            let linear = eliminate(program, eliminator, limits)?;
             let mut visit = visit;
             let mut each = |s: &Bits, d: Option<u32>| visit.as_mut().is_none_or(|v| v(s, d));
             let count = span::states(

@@ -911,3 +911,327 @@ fn french_from_c1_on_two_processes() {
     assert_eq!(layers, FRENCH_C1);
     assert_eq!(FRENCH_C1.iter().sum::<u64>(), 3_049_878_082);
 }
+
+/// Process 0 runs `base` and process 1 runs `other`, on one hostfile.
+fn mismatched(name: &str, base: &[&str], other: &[&str]) -> Vec<Output> {
+    let hosts = hostfile(name, 2);
+    let children: Vec<Child> = [base, other]
+        .iter()
+        .enumerate()
+        .map(|(i, args)| {
+            let i = i.to_string();
+            let mut all: Vec<&str> = args.to_vec();
+            all.extend(["--processes", "2", "--process", &i, "--hostfile", &hosts]);
+            spawn(&all)
+        })
+        .collect();
+    children
+        .into_iter()
+        .map(|c| c.wait_with_output().expect("a process ends"))
+        .collect()
+}
+
+/// Two processes started with different runs both refuse, exit 2, and name
+/// what differs, before any count is printed: one case for each thing a run
+/// must agree on.
+#[test]
+fn processes_that_run_different_commands_refuse_and_say_what_differs() {
+    let base: &[&str] = &[
+        "states",
+        "triangle15",
+        "--from",
+        "start",
+        "--reachable",
+        "--count",
+    ];
+    let with = |extra: &[&'static str]| -> Vec<&'static str> {
+        let mut v: Vec<&'static str> = vec![
+            "states",
+            "triangle15",
+            "--from",
+            "start",
+            "--reachable",
+            "--count",
+        ];
+        v.extend_from_slice(extra);
+        v
+    };
+    let cases: Vec<(&str, Vec<&str>, &str)> = vec![
+        (
+            "symmetry",
+            with(&["--symmetry"]),
+            "--symmetry is no on process 0 but yes on process 1",
+        ),
+        ("orbits", with(&["--no-orbits"]), "--no-orbits is no"),
+        (
+            "workers",
+            with(&["--workers", "2"]),
+            "--workers is 1 on process 0 but 2 on process 1",
+        ),
+        (
+            "puzzle",
+            vec![
+                "states",
+                "english33",
+                "--from",
+                "start",
+                "--reachable",
+                "--count",
+            ],
+            "the puzzle is Triangle 15",
+        ),
+        (
+            "start",
+            vec![
+                "states",
+                "triangle15",
+                "--from",
+                "full but 2",
+                "--reachable",
+                "--count",
+            ],
+            "the start is",
+        ),
+        (
+            "output",
+            vec![
+                "states",
+                "triangle15",
+                "--from",
+                "start",
+                "--reachable",
+                "--histogram",
+            ],
+            "the output is a count on process 0 but a histogram on process 1",
+        ),
+        (
+            "set",
+            with(&["--set", "goal.one-piece=\"13\""]),
+            "compiled program",
+        ),
+    ];
+    for (name, other, says) in cases {
+        let outs = mismatched(&format!("mismatch-{name}"), base, &other);
+        for (i, out) in outs.iter().enumerate() {
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{name}, process {i}: {err}");
+            assert!(out.stdout.is_empty(), "{name}, process {i} printed a count");
+            assert!(
+                err.contains("were started with different runs"),
+                "{name}: {err}"
+            );
+            assert!(err.contains(says), "{name}, process {i}: {err}");
+        }
+    }
+}
+
+/// A client that connects to process 0 and never speaks is dropped after the
+/// greeting wait, and the real process 1 is still accepted.
+#[test]
+fn a_silent_connection_does_not_hold_the_run() {
+    let hosts = hostfile("silent", 2);
+    let text = std::fs::read_to_string(&hosts).unwrap();
+    let first = text.lines().next().unwrap().to_string();
+    let args = [
+        "states",
+        "triangle15",
+        "--from",
+        "start",
+        "--reachable",
+        "--count",
+        "--processes",
+        "2",
+        "--hostfile",
+        &hosts,
+    ];
+    let started = Instant::now();
+    let zero = spawn(&[&args[..], &["--process", "0"]].concat());
+    // The stray client connects as soon as process 0 listens, and stays silent.
+    let stray = loop {
+        if let Ok(s) = std::net::TcpStream::connect(&first) {
+            break s;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "process 0 never listened"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let one = spawn(&[&args[..], &["--process", "1"]].concat());
+    for out in [zero, one].map(|c| c.wait_with_output().unwrap()) {
+        assert_eq!(stdout(&out), "3016\n");
+    }
+    assert!(started.elapsed() < Duration::from_secs(60));
+    drop(stray);
+}
+
+/// Something else listening at a process's address that answers with what
+/// is not a greeting is named at once, not waited on.
+#[test]
+fn a_foreign_listener_is_named() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    let foreign = std::thread::spawn(move || {
+        if let Ok((mut s, _)) = listener.accept() {
+            use std::io::Write;
+            let _ = s.write_all(b"HTTP/1.1 400 Bad Request\r\n\r\n");
+            std::thread::sleep(Duration::from_secs(2));
+        }
+    });
+    let me = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .to_string();
+    let hosts = format!("{}/foreign.hosts", env!("CARGO_TARGET_TMPDIR"));
+    std::fs::write(&hosts, format!("{address}\n{me}\n")).unwrap();
+    let out = spawn(&[
+        "states",
+        "triangle15",
+        "--from",
+        "start",
+        "--reachable",
+        "--count",
+        "--processes",
+        "2",
+        "--process",
+        "1",
+        "--hostfile",
+        &hosts,
+    ])
+    .wait_with_output()
+    .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("did not greet back as a pegflip process"),
+        "{err}"
+    );
+    foreign.join().unwrap();
+}
+
+/// Every hostfile line is checked before any process connects: each
+/// malformed or repeated line is refused at once, at its line and column.
+#[test]
+fn a_bad_hostfile_is_refused_at_its_line() {
+    let free = || {
+        std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .to_string()
+    };
+    let (a, b) = (free(), free());
+    let cases: Vec<(String, &str)> = vec![
+        (format!("{a}\n{a}\n"), ":2:1: error: 127.0.0.1:"),
+        (
+            format!("{a}\n127.0.0.1:99999\n"),
+            ":2:1: error: expected `host:port` with a port from 1 to 65535",
+        ),
+        (
+            format!("{a}\n127.0.0.1:0\n"),
+            ":2:1: error: expected `host:port` with a port",
+        ),
+        (
+            format!("{a}\nno-port-here\n"),
+            ":2:1: error: expected `host:port`, found `no-port-here`",
+        ),
+        (
+            format!("# a comment\n{a}\n  :{}\n", 1),
+            ":3:3: error: expected `host:port` with a port",
+        ),
+        (format!("{a}\n"), "lists 1 addresses, but --processes is 2"),
+        (
+            format!("{a}\nlocalhost:{}\n", a.rsplit(':').next().unwrap()),
+            "is listed twice",
+        ),
+        (
+            format!("{b}\n{a}\n127.0.0.1:http\n"),
+            ":3:1: error: expected `host:port` with a port",
+        ),
+    ];
+    for (k, (text, says)) in cases.into_iter().enumerate() {
+        let hosts = format!("{}/bad-{k}.hosts", env!("CARGO_TARGET_TMPDIR"));
+        std::fs::write(&hosts, &text).unwrap();
+        for process in ["0", "1"] {
+            let started = Instant::now();
+            let out = spawn(&[
+                "states",
+                "triangle15",
+                "--from",
+                "start",
+                "--reachable",
+                "--count",
+                "--processes",
+                "2",
+                "--process",
+                process,
+                "--hostfile",
+                &hosts,
+            ])
+            .wait_with_output()
+            .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{text:?}: {err}");
+            assert!(err.contains(says), "{text:?}: {err}");
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "{text:?} was waited on"
+            );
+        }
+    }
+}
+
+/// A listing into a directory that holds an earlier listing's files: the
+/// files this run would not replace are refused, by name; a rerun with the
+/// same workers replaces its own files whole, so every state is listed once.
+#[test]
+fn an_output_directory_with_an_earlier_listing_is_refused() {
+    let dir = format!("{}/stale-listing", env!("CARGO_TARGET_TMPDIR"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let list = |workers: &str| {
+        pegflip(
+            &[
+                "states",
+                "triangle15",
+                "--from",
+                "start",
+                "--reachable",
+                "--workers",
+                workers,
+                "--output-dir",
+                &dir,
+            ],
+            b"",
+        )
+    };
+    let lines = || -> usize {
+        std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| {
+                std::fs::read_to_string(e.unwrap().path())
+                    .unwrap()
+                    .lines()
+                    .count()
+            })
+            .sum()
+    };
+    for workers in ["4", "4"] {
+        let out = list(workers);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(lines(), 3016);
+    }
+    let out = list("2");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("holds an earlier listing's files (states-2.txt, states-3.txt)"),
+        "{err}"
+    );
+    assert_eq!(lines(), 3016, "the refused run wrote nothing");
+}

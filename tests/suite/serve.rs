@@ -299,30 +299,48 @@ fn bad_requests_get_their_status_and_a_message() {
     ];
     for (path, body, status, words) in cases {
         let shown = String::from_utf8_lossy(&body[..body.len().min(80)]).into_owned();
-        let (got, reply) = match status {
-            // The body limit's refusal is plain text, not JSON.
-            413 => {
-                let agent: ureq::Agent = ureq::Agent::config_builder()
-                    .http_status_as_error(false)
-                    .build()
-                    .into();
-                let r = agent
-                    .post(format!("{}{path}", server.url))
-                    .header("content-type", "application/json")
-                    .send(&body[..])
-                    .unwrap();
-                (r.status().as_u16(), Value::Null)
-            }
-            _ => server.post_raw(path, body),
-        };
+        let (got, reply) = server.post_raw(path, body);
         assert_eq!(got, status, "{path} {shown}: {reply}");
-        if status != 413 {
-            let message = reply["error"]
-                .as_str()
-                .unwrap_or_else(|| panic!("{shown}: {reply}"));
-            assert!(message.contains(words), "{shown}: {message}");
-        }
+        let message = reply["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{shown}: {reply}"));
+        assert!(message.contains(words), "{shown}: {message}");
     }
+    // A method a route does not serve: 405, its Allow header, and the JSON error.
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    for (path, allow) in [
+        ("/api/solve", "POST"),
+        ("/api/load", "POST"),
+        ("/api/pick", "POST"),
+    ] {
+        let mut r = agent.get(format!("{}{path}", server.url)).call().unwrap();
+        assert_eq!(r.status().as_u16(), 405, "GET {path}");
+        assert_eq!(r.headers().get("allow").unwrap(), allow, "GET {path}");
+        let reply: Value = serde_json::from_str(&r.body_mut().read_to_string().unwrap()).unwrap();
+        assert!(
+            reply["error"]
+                .as_str()
+                .unwrap()
+                .contains("GET is not served here"),
+            "{reply}"
+        );
+    }
+    let mut r = agent
+        .post(format!("{}/api/puzzles", server.url))
+        .send(&b"{}"[..])
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 405);
+    let reply: Value = serde_json::from_str(&r.body_mut().read_to_string().unwrap()).unwrap();
+    assert!(
+        reply["error"]
+            .as_str()
+            .unwrap()
+            .contains("POST is not served here"),
+        "{reply}"
+    );
     // Past --max-memory, the planner refuses up front and says which limit.
     let small = Server::start(&["--max-memory", "1M"]);
     let (status, reply) = small.post("/api/explore", &json!({ "toml": toml }));

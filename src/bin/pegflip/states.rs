@@ -147,7 +147,9 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         quiet_lost_connections();
     }
     let listing = match (&cluster, &args.output_dir, output) {
-        (Some(_), Some(dir), Output::List) => Some(listing(&puzzle, dir, args.format)?),
+        (Some(c), Some(dir), Output::List) => {
+            Some(listing(&puzzle, dir, args.format, c.workers())?)
+        }
         (Some(_), None, Output::List) => anyhow::bail!(
             "a listing by --workers or --processes writes one file per worker: give --output-dir \
              DIR (or --count or --histogram)"
@@ -301,11 +303,45 @@ fn listing(
     puzzle: &pegflip::Puzzle,
     dir: &std::path::Path,
     format: Format,
+    workers: usize,
 ) -> anyhow::Result<pegflip::Listing> {
     std::fs::create_dir_all(dir).map_err(|source| pegflip::Error::Write {
         path: dir.display().to_string(),
         source,
     })?;
+    // The run replaces its own workers' files whole; any other listing file
+    // is an earlier run's, and `cat DIR/states-*.txt` would list it too.
+    let ours = pegflip::Listing {
+        dir: dir.to_path_buf(),
+        write: std::sync::Arc::new(|_: &Bits, _: u32, _: &mut dyn Write| Ok(())),
+    };
+    let expected: Vec<std::ffi::OsString> = (0..workers)
+        .filter_map(|i| ours.file(i, workers).file_name().map(Into::into))
+        .collect();
+    let entries = std::fs::read_dir(dir).map_err(|source| pegflip::Error::Io {
+        path: dir.display().to_string(),
+        source,
+    })?;
+    let mut stale: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name())
+        .filter(|n| {
+            let n = n.to_string_lossy();
+            n.starts_with("states-") && n.ends_with(".txt")
+        })
+        .filter(|n| !expected.contains(n))
+        .map(|n| n.to_string_lossy().into_owned())
+        .collect();
+    if !stale.is_empty() {
+        stale.sort();
+        return Err(pegflip::Error::Usage(format!(
+            "{} holds an earlier listing's files ({}) that this run of {workers} workers would \
+             not replace: remove them, or give an empty --output-dir",
+            dir.display(),
+            stale.join(", ")
+        ))
+        .into());
+    }
     let puzzle = std::sync::Arc::new(puzzle.clone());
     let write = move |state: &Bits, depth: u32, out: &mut dyn Write| -> std::io::Result<()> {
         match format {
@@ -474,24 +510,9 @@ fn cluster(args: &Args) -> anyhow::Result<Option<pegflip::Cluster>> {
         path: path.into(),
         source,
     })?;
-    let addresses: Vec<String> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(str::to_string)
-        .collect();
-    if addresses.len() < processes {
-        anyhow::bail!(
-            "{path} lists {} addresses, but --processes is {processes}: one `host:port` line per \
-             process",
-            addresses.len()
-        );
-    }
-    Ok(Some(pegflip::Cluster {
-        threads,
-        process,
-        addresses: addresses[..processes].to_vec(),
-    }))
+    Ok(Some(pegflip::Cluster::from_hostfile(
+        &text, path, processes, process, threads,
+    )?))
 }
 
 /// A spinner on stderr that appears once a run has lasted a second (never

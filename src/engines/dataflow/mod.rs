@@ -45,7 +45,7 @@ use crate::outcome::Summary;
 use crate::program::Program;
 use crate::query::Output;
 use crate::query::{Cluster, Event, Listing, Observer, Request};
-use net::{allocators, lost_peer};
+use net::{Agreement, allocators, lost_peer};
 use spill::{Building, Held, Spill};
 
 /// Bytes a position of the layer being built takes beyond its own 8: its
@@ -172,7 +172,7 @@ pub fn count(
         spill: request.spill.clone(),
         threads: cluster.threads,
     });
-    let (builders, comms) = allocators(cluster)?;
+    let (builders, comms) = allocators(cluster, &Agreement::of(program, request, cluster))?;
     // The first worker failure, in words: a panic's message is lost in timely's join.
     let failure: Arc<Mutex<Option<String>>> = Arc::default();
     let failed = failure.clone();

@@ -9,10 +9,164 @@ use timely::communication::allocator::zero_copy::initialize::initialize_networki
 use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
 
 use crate::error::{Error, Result};
-use crate::query::Cluster;
+use crate::program::Program;
+use crate::query::{Cluster, Output, Request};
 
-/// How long the processes of a cluster wait for one another to connect.
+/// How long the processes of a cluster wait for one another to connect,
+/// greet and agree: every step of setting up ends within it.
 const CONNECT_WAIT: Duration = Duration::from_secs(120);
+
+/// How long an accepted connection may take to send its greeting before it
+/// is dropped as not one of the run's processes.
+const GREETING_WAIT: Duration = Duration::from_secs(5);
+
+/// The first bytes of every greeting.
+const MAGIC: &[u8; 8] = b"PEGFLIP\x01";
+
+/// The most bytes a greeting's description may have.
+const MAX_GREETING: u32 = 1 << 16;
+
+/// What every process of a run must agree on before any work: the binary,
+/// the compiled program, the query, and the cluster, as named values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Agreement(Vec<(String, String)>);
+
+impl Agreement {
+    /// The agreement of this process's run.
+    pub(super) fn of(program: &Program, request: &Request, cluster: &Cluster) -> Agreement {
+        let yes = |b: bool| if b { "yes" } else { "no" }.to_string();
+        let puzzle = program.puzzle();
+        let start = request
+            .from
+            .as_ref()
+            .map_or_else(|| "none".to_string(), |b| puzzle.board_text(b));
+        let output = match request.output {
+            Output::List => "a listing",
+            Output::Count => "a count",
+            Output::Histogram => "a histogram",
+        };
+        Agreement(vec![
+            ("pegflip".into(), env!("CARGO_PKG_VERSION").into()),
+            (
+                "the puzzle".into(),
+                format!(
+                    "{} ({} cells, {} moves, compiled program {:016x})",
+                    puzzle.name,
+                    program.cells(),
+                    program.moves().len(),
+                    fingerprint(program)
+                ),
+            ),
+            ("the start".into(), start),
+            ("--reachable".into(), yes(request.reachable)),
+            ("--symmetry".into(), yes(request.symmetry)),
+            ("--no-orbits".into(), yes(request.explicit)),
+            ("the output".into(), output.into()),
+            ("--processes".into(), cluster.processes().to_string()),
+            ("--workers".into(), cluster.threads.to_string()),
+            ("the hostfile".into(), cluster.addresses.join(" ")),
+        ])
+    }
+
+    fn encode(&self, me: usize) -> Vec<u8> {
+        let text: String = self.0.iter().map(|(k, v)| format!("{k}\t{v}\n")).collect();
+        let mut out = MAGIC.to_vec();
+        out.extend_from_slice(&(me as u64).to_le_bytes());
+        out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+        out.extend_from_slice(text.as_bytes());
+        out
+    }
+
+    /// Reads a greeting: the sender's index and agreement, or `None` when
+    /// what arrives is not one.
+    fn read(stream: &mut TcpStream) -> Option<(usize, Agreement)> {
+        let mut head = [0u8; 20];
+        stream.read_exact(&mut head).ok()?;
+        if &head[..8] != MAGIC {
+            return None;
+        }
+        let index = u64::from_le_bytes(head[8..16].try_into().ok()?) as usize;
+        let len = u32::from_le_bytes(head[16..20].try_into().ok()?);
+        if len > MAX_GREETING {
+            return None;
+        }
+        let mut text = vec![0u8; len as usize];
+        stream.read_exact(&mut text).ok()?;
+        let text = String::from_utf8(text).ok()?;
+        let pairs = text
+            .lines()
+            .map(|l| {
+                let (k, v) = l.split_once('\t')?;
+                Some((k.to_string(), v.to_string()))
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some((index, Agreement(pairs)))
+    }
+
+    /// Where `theirs` (process `other`'s) differs from this one, in words,
+    /// the lower process first; `None` when they agree.
+    fn differences(&self, theirs: &Agreement, me: usize, other: usize) -> Option<String> {
+        if self == theirs {
+            return None;
+        }
+        let ((a, pa), (b, pb)) = match me < other {
+            true => ((self, me), (theirs, other)),
+            false => ((theirs, other), (self, me)),
+        };
+        let value = |x: &Agreement, k: &str| {
+            x.0.iter()
+                .find(|(key, _)| key == k)
+                .map_or("nothing".to_string(), |(_, v)| v.clone())
+        };
+        let mut keys: Vec<&String> = a.0.iter().map(|(k, _)| k).collect();
+        keys.extend(
+            b.0.iter()
+                .map(|(k, _)| k)
+                .filter(|k| !a.0.iter().any(|(m, _)| m == *k)),
+        );
+        let diffs: Vec<String> = keys
+            .into_iter()
+            .filter(|k| value(a, k) != value(b, k))
+            .map(|k| {
+                format!(
+                    "{k} is {} on process {pa} but {} on process {pb}",
+                    value(a, k),
+                    value(b, k)
+                )
+            })
+            .collect();
+        Some(format!(
+            "process {pa} and process {pb} were started with different runs, so no count would \
+             be right: {}; every process must run the same command, each with its own --process",
+            diffs.join("; ")
+        ))
+    }
+}
+
+/// A fingerprint of a compiled program: its cells, every move's guard and
+/// flip, and its goal's targets (FNV-1a, the same on every machine).
+fn fingerprint(program: &Program) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |word: u64| {
+        for byte in word.to_le_bytes() {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
+    eat(program.cells() as u64);
+    for m in program.moves() {
+        for cells in [&m.need_on, &m.need_off, &m.flip] {
+            eat(cells.len() as u64);
+            cells.iter().for_each(|c| eat(c.0 as u64));
+        }
+    }
+    if let crate::program::Goal::Targets(targets) = program.goal() {
+        for t in targets {
+            t.words().iter().for_each(|&w| eat(w));
+        }
+    }
+    hash
+}
 
 /// The workers' allocators: threads of this process, connected over TCP to
 /// the other processes when there are several. Connections are made here,
@@ -20,6 +174,7 @@ const CONNECT_WAIT: Duration = Duration::from_secs(120);
 /// never comes is a clear error.
 pub(super) fn allocators(
     cluster: &Cluster,
+    agreement: &Agreement,
 ) -> Result<(Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>)> {
     let hooks = Hooks::default();
     let local = ProcessBuilder::new_typed_vector(
@@ -33,7 +188,7 @@ pub(super) fn allocators(
             Box::new(()),
         ));
     }
-    let sockets = connect(&cluster.addresses, cluster.process)?;
+    let sockets = connect(&cluster.addresses, cluster.process, agreement)?;
     let (builders, guard) =
         initialize_networking_from_sockets(local, sockets, cluster.process, cluster.threads, hooks)
             .map_err(|e| Error::Usage(format!("the processes could not start talking: {e}")))?;
@@ -45,8 +200,16 @@ pub(super) fn allocators(
 
 /// One stream to every other process, in process order (`None` for this
 /// one): this process listens at its own address, connects to the processes
-/// before it and accepts the ones after it, each of which first sends its index.
-fn connect(addresses: &[String], me: usize) -> Result<Vec<Option<TcpStream>>> {
+/// before it and accepts the ones after it. The one that connects greets
+/// first (its index and its [`Agreement`]), the one that accepts answers
+/// with its own, and both refuse a run that differs. A connection that does
+/// not greet within [`GREETING_WAIT`] is dropped; every wait ends at
+/// [`CONNECT_WAIT`].
+fn connect(
+    addresses: &[String],
+    me: usize,
+    agreement: &Agreement,
+) -> Result<Vec<Option<TcpStream>>> {
     let deadline = Instant::now() + CONNECT_WAIT;
     let io = |what: String| move |e: std::io::Error| Error::Usage(format!("{what}: {e}"));
     let listener = TcpListener::bind(&addresses[me]).map_err(io(format!(
@@ -74,8 +237,32 @@ fn connect(addresses: &[String], me: usize) -> Result<Vec<Option<TcpStream>>> {
             }
         };
         stream
-            .write_all(&(me as u64).to_le_bytes())
+            .write_all(&agreement.encode(me))
             .map_err(io(format!("cannot greet process {i} at {address}")))?;
+        let left = deadline.saturating_duration_since(Instant::now());
+        stream
+            .set_read_timeout(Some(left.max(Duration::from_millis(100))))
+            .map_err(io("cannot set a read timeout".into()))?;
+        let Some((index, theirs)) = Agreement::read(&mut stream) else {
+            return Err(Error::Usage(format!(
+                "process {me} reached {address}, the address of process {i}, but what answered \
+                 there did not greet back as a pegflip process within {} s: is another program \
+                 listening at that address?",
+                CONNECT_WAIT.as_secs()
+            )));
+        };
+        if index != i {
+            return Err(Error::Usage(format!(
+                "process {me} reached {address}, the address of process {i}, but process {index} \
+                 answered: check that every process has its own --process and the same hostfile"
+            )));
+        }
+        if let Some(diff) = agreement.differences(&theirs, me, i) {
+            return Err(Error::Usage(diff));
+        }
+        stream
+            .set_read_timeout(None)
+            .map_err(io("cannot clear a read timeout".into()))?;
         let _ = stream.set_nodelay(true);
         sockets[i] = Some(stream);
     }
@@ -85,17 +272,30 @@ fn connect(addresses: &[String], me: usize) -> Result<Vec<Option<TcpStream>>> {
                 stream
                     .set_nonblocking(false)
                     .map_err(io("cannot set a connection blocking".into()))?;
-                let mut index = [0u8; 8];
+                let wait = GREETING_WAIT.min(deadline.saturating_duration_since(Instant::now()));
                 stream
-                    .read_exact(&mut index)
-                    .map_err(io("a connecting process did not say which it is".into()))?;
-                let index = u64::from_le_bytes(index) as usize;
+                    .set_read_timeout(Some(wait.max(Duration::from_millis(100))))
+                    .map_err(io("cannot set a read timeout".into()))?;
+                // Not a greeting in time: not one of this run's processes.
+                let Some((index, theirs)) = Agreement::read(&mut stream) else {
+                    continue;
+                };
                 if index <= me || index >= addresses.len() || sockets[index].is_some() {
                     return Err(Error::Usage(format!(
                         "process {me} was reached by a process that calls itself {index}: check \
                          that every process has its own --process and the same hostfile"
                     )));
                 }
+                // Answer first, so that the other process learns of a difference too.
+                stream
+                    .write_all(&agreement.encode(me))
+                    .map_err(io(format!("cannot answer process {index}")))?;
+                if let Some(diff) = agreement.differences(&theirs, me, index) {
+                    return Err(Error::Usage(diff));
+                }
+                stream
+                    .set_read_timeout(None)
+                    .map_err(io("cannot clear a read timeout".into()))?;
                 let _ = stream.set_nodelay(true);
                 sockets[index] = Some(stream);
             }

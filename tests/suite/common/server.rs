@@ -30,6 +30,12 @@ impl Server {
         BufReader::new(stdout)
             .read_line(&mut line)
             .expect("serve prints its address");
+        // The line README.md shows.
+        assert!(
+            line.starts_with("pegflip serve: open http://127.0.0.1:")
+                && line.ends_with("/ (Ctrl-C stops)\n"),
+            "{line:?}"
+        );
         let url = line
             .split_whitespace()
             .find(|w| w.starts_with("http://"))

@@ -199,8 +199,45 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/explore", post(|s, b| work(s, b, "explore")))
         .route("/api/pick", post(|s, b| work(s, b, "pick")))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page or API route".into()) })
+        .method_not_allowed_fallback(|method: axum::http::Method| async move {
+            error(
+                StatusCode::METHOD_NOT_ALLOWED,
+                format!("{method} is not served here: see the Allow header"),
+            )
+        })
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::map_response(json_errors))
         .with_state(app)
+}
+
+/// Every error answers `{"error": MESSAGE}`, also those axum makes itself
+/// (a body past the limit, a method a route does not serve): their text
+/// becomes the message, and their headers (`Allow`) stay.
+async fn json_errors(response: Response) -> Response {
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || json {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, MAX_BODY)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let message = match text.is_empty() {
+        true => status.canonical_reason().unwrap_or("error").to_lowercase(),
+        false => text,
+    };
+    let mut reply = error(status, message);
+    for (name, value) in &parts.headers {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            reply.headers_mut().insert(name.clone(), value.clone());
+        }
+    }
+    reply
 }
 
 fn asset(kind: &'static str, body: &'static str) -> Response {
