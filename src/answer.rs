@@ -269,6 +269,7 @@ impl Answer {
 /// # Ok::<(), pegflip::Error>(())
 /// ```
 pub fn read_moves(program: &Program, start: &Bits, text: &str, file: &str) -> Result<Answer> {
+    let text = text.strip_prefix(crate::io::BOM).unwrap_or(text);
     let puzzle = program.puzzle();
     let board = &puzzle.board;
     let coord = |c: crate::CellId| board.coord(c);

@@ -233,6 +233,7 @@ impl Cluster {
         threads: usize,
     ) -> crate::Result<Cluster> {
         use std::net::ToSocketAddrs;
+        let text = text.strip_prefix(crate::io::BOM).unwrap_or(text);
         let mut addresses: Vec<String> = Vec::new();
         let mut resolved: Vec<(Vec<std::net::SocketAddr>, usize)> = Vec::new();
         let mut offset = 0;

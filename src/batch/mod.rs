@@ -57,6 +57,7 @@ pub fn batch(
         let text = String::from_utf8_lossy(input);
         Error::input(file, &text, e.valid_up_to(), "input is not valid UTF-8")
     })?;
+    let source = source.strip_prefix(crate::io::BOM).unwrap_or(source);
     if !puzzle.batch.is_plain() {
         return cases::batch_cases(program, source, file, limits, prefer);
     }

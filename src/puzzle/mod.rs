@@ -181,6 +181,7 @@ impl Puzzle {
     /// assert_eq!(puzzle.board.cells(), 4);
     /// ```
     pub fn parse(text: &str, file: &str) -> Result<Puzzle> {
+        let text = text.strip_prefix(crate::io::BOM).unwrap_or(text);
         let spec: Spec = toml::from_str(text).map_err(|e| {
             let at = e.span().map_or(0, |s| s.start);
             Error::input(file, text, at, plain(e.message().trim_end()))
@@ -242,6 +243,7 @@ impl Puzzle {
     /// Parses puzzle text after applying `--set` overrides; an error inside
     /// an overridden value points at its `--set` argument.
     pub fn parse_with(text: &str, file: &str, overrides: &[Override]) -> Result<Puzzle> {
+        let text = text.strip_prefix(crate::io::BOM).unwrap_or(text);
         let (edited, placed) = crate::overrides::apply(text, overrides)?;
         Puzzle::parse(&edited, file)
             .map_err(|e| crate::overrides::relocate(e, text, &edited, &placed))

@@ -141,3 +141,94 @@ fn ctrl_c_ends_a_long_run_with_status_130() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Every input a user hands pegflip may begin with a UTF-8 byte-order mark,
+/// as some editors write: each reader gives the same answer with and without
+/// one, and an error after it keeps its line and column.
+#[test]
+fn a_byte_order_mark_is_skipped_by_every_reader() {
+    const BOM: &[u8] = b"\xef\xbb\xbf";
+    let dir = crate::common::scratch("bom");
+    let with = |name: &str, text: &[u8]| -> String {
+        let path = dir.join(name);
+        std::fs::write(&path, [BOM, text].concat()).unwrap();
+        path.display().to_string()
+    };
+    let plain = |args: &[&str], stdin: &[u8]| {
+        let out = pegflip(args, stdin);
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    // The judges' inputs, on stdin and from a file.
+    for (puzzle, input) in [
+        ("flip4x4", "tests/data/flip4x4-poj1753.in"),
+        ("pebble12", "tests/data/pebble12-uva10651.in"),
+        ("poj1222", "tests/data/poj1222.in"),
+        ("peg-game", "tests/data/peg-game-poj1667.in"),
+    ] {
+        let bytes = std::fs::read(input).unwrap();
+        let expected = plain(&["batch", puzzle], &bytes);
+        assert_eq!(expected.0, Some(0), "{puzzle}");
+        assert_eq!(
+            plain(&["batch", puzzle], &[BOM, &bytes].concat()),
+            expected,
+            "{puzzle}"
+        );
+        let file = with(&format!("{puzzle}.in"), &bytes);
+        assert_eq!(plain(&["batch", puzzle, &file], b""), expected, "{puzzle}");
+    }
+    // A puzzle file, valid and with an error on its first line.
+    let toml = std::fs::read("puzzles/flip4x4.toml").unwrap();
+    let file = with("flip.toml", &toml);
+    assert_eq!(
+        plain(&["solve", &file, "bwwb/bbwb/bwwb/bwww"], b""),
+        plain(&["solve", "flip4x4", "bwwb/bbwb/bwwb/bwww"], b"")
+    );
+    let broken = with("broken.toml", b"name = \n");
+    let out = pegflip(&["check", &broken], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("broken.toml:1:8: error"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A board on stdin, and a moves file for verify.
+    assert_eq!(
+        plain(
+            &["solve", "flip4x4", "-"],
+            &[BOM, b"bwwb\nbbwb\nbwwb\nbwww\n"].concat()
+        ),
+        plain(&["solve", "flip4x4", "bwwb/bbwb/bwwb/bwww"], b"")
+    );
+    let moves = std::fs::read("tests/data/english33-bergholt.moves").unwrap();
+    let file = with("bergholt.moves", &moves);
+    let (code, text) = plain(&["verify", "english33", "--metric", "moves", &file], b"");
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.starts_with("holds: 18 legal moves"), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `new` refuses a name that names no file, instead of writing a hidden
+/// `.toml` or failing on a folder.
+#[test]
+fn new_needs_a_name() {
+    let dir = crate::common::scratch("new-names");
+    for name in ["", " ", ".toml", "  .toml", "some/dir/", "/"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_pegflip"))
+            .args(["new", "--like", "flip4x4", name])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name:?}: {err}");
+        assert!(err.contains("names no file"), "{name:?}: {err}");
+    }
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "nothing was written"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

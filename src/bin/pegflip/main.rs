@@ -181,6 +181,15 @@ fn styled(d: &pegflip::Diagnostic) -> String {
 /// Reads a file, or standard input for `-` or no path; returns the bytes and
 /// the name to use in messages.
 fn read_input(path: Option<&str>) -> anyhow::Result<(Vec<u8>, String)> {
+    let (mut bytes, name) = read_bytes(path)?;
+    // A UTF-8 byte-order mark, as some editors write, is not part of the input.
+    if bytes.starts_with(pegflip::io::BOM.as_bytes()) {
+        bytes.drain(..pegflip::io::BOM.len());
+    }
+    Ok((bytes, name))
+}
+
+fn read_bytes(path: Option<&str>) -> anyhow::Result<(Vec<u8>, String)> {
     match path {
         None | Some("-") => {
             let mut bytes = Vec::new();

@@ -31,6 +31,18 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
             names.join(", ")
         );
     };
+    let stem = args.name.strip_suffix(".toml").unwrap_or(&args.name);
+    let file = std::path::Path::new(stem).file_name();
+    if stem.trim().is_empty()
+        || stem.ends_with(std::path::is_separator)
+        || file.is_none_or(|f| f.to_string_lossy().trim().is_empty())
+    {
+        return Err(pegflip::Error::Usage(format!(
+            "`{}` names no file: give the new puzzle a name, such as my-{}",
+            args.name, entry.name
+        ))
+        .into());
+    }
     let path = if args.name.ends_with(".toml") {
         args.name.clone()
     } else {

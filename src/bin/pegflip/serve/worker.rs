@@ -134,11 +134,22 @@ fn bits_text(state: &Bits) -> String {
 
 fn parse_state(program: &Program, text: &str) -> pegflip::Result<Bits> {
     let cells = program.cells();
-    if text.len() != cells || !text.bytes().all(|b| b == b'0' || b == b'1') {
+    if let Some((i, c)) = text
+        .chars()
+        .enumerate()
+        .find(|&(_, c)| c != '0' && c != '1')
+    {
+        return Err(pegflip::Error::Usage(format!(
+            "a board of this puzzle is {cells} characters, each 0 or 1, one per cell; character \
+             {} is {c:?}",
+            i + 1
+        )));
+    }
+    if text.len() != cells {
         return Err(pegflip::Error::Usage(format!(
             "a board of this puzzle is {cells} characters, each 0 or 1, one per cell; got {} \
              characters",
-            text.chars().count()
+            text.len()
         )));
     }
     let mut state = Bits::zeros(cells);
