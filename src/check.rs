@@ -289,6 +289,31 @@ pub fn check_chains(
     Ok(())
 }
 
+/// A solution of the moves metric claimed the fewest moves is refuted when
+/// one move starts where the move before it landed: the same piece goes on,
+/// so the two are one move, and the solution has one move too many.
+fn check_unsplit(program: &Program, jumps: &[usize], lengths: &[usize]) -> Result<(), CheckError> {
+    let cells = |j: usize| program.move_cells(j).map(|(_, c)| c);
+    let mut at = 0;
+    for (i, pair) in lengths.windows(2).enumerate() {
+        let last = jumps.get(at + pair[0] - 1).copied().and_then(cells);
+        let next = jumps.get(at + pair[0]).copied().and_then(cells);
+        if let (Some(last), Some(next)) = (last, next)
+            && last.last() == next.first()
+        {
+            let board = program.board();
+            return Err(CheckError::NotOptimal(format!(
+                "move {} goes on with the piece move {} left on {}: they are one move",
+                i + 2,
+                i + 1,
+                last.last().map_or("?".into(), |&c| board.label(c))
+            )));
+        }
+        at += pair[0];
+    }
+    Ok(())
+}
+
 /// What can be shown of a solution claimed optimal without solving: it
 /// presses no toggle twice (presses of a linear puzzle cancel in pairs), and
 /// it never comes back to a board it has left (the loop could be cut out).
@@ -382,6 +407,22 @@ pub fn verify(program: &Program, answer: &Answer) -> Result<String, CheckError> 
     for (i, step) in steps.iter().enumerate() {
         match (&step.jumps, chained) {
             (Some(jumps), true) if step.kind == "chain" => {
+                // A chain's cells are its piece's path: where it starts, then each landing.
+                let path: Vec<[usize; 2]> = jumps
+                    .first()
+                    .and_then(|j| j.cells.first().copied())
+                    .into_iter()
+                    .chain(jumps.iter().filter_map(|j| j.cells.last().copied()))
+                    .collect();
+                if step.cells != path {
+                    return Err(CheckError::NotAChain {
+                        step: i + 1,
+                        reason: format!(
+                            "its cells {:?} are not the path of its jumps, {path:?}",
+                            step.cells
+                        ),
+                    });
+                }
                 flat.extend(jumps.iter().map(|j| (i, j)));
                 lengths.push(jumps.len());
             }
@@ -496,6 +537,9 @@ pub fn verify(program: &Program, answer: &Answer) -> Result<String, CheckError> 
         }
     };
     if answer.optimal == Some(true) {
+        if chained {
+            check_unsplit(program, &indices, &lengths)?;
+        }
         check_not_longer(program, &start, &PlayedMoves::List(indices))?;
     }
     Ok(summary)

@@ -312,22 +312,7 @@ fn every_top_level_module_has_a_layer() {
 /// A copy of the library's source with `line` added to `file`.
 fn with_line(name: &str, file: &str, line: &str) -> PathBuf {
     let dir = crate::common::scratch(name).join("src");
-    let copy = |from: &Path, to: &Path| {
-        fn walk(from: &Path, to: &Path) {
-            std::fs::create_dir_all(to).unwrap();
-            for entry in std::fs::read_dir(from).unwrap() {
-                let entry = entry.unwrap();
-                let target = to.join(entry.file_name());
-                if entry.file_type().unwrap().is_dir() {
-                    walk(&entry.path(), &target);
-                } else {
-                    std::fs::copy(entry.path(), target).unwrap();
-                }
-            }
-        }
-        walk(from, to)
-    };
-    copy(&src(), &dir);
+    crate::common::copy_dir(&src(), &dir);
     let path = dir.join(file);
     let text = std::fs::read_to_string(&path).unwrap();
     std::fs::write(&path, format!("{text}\n{line}\n")).unwrap();

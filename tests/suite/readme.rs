@@ -58,19 +58,6 @@ fn normalize(text: &str) -> String {
     out
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
-
 fn has(program: &str) -> bool {
     Command::new("sh")
         .args(["-c", &format!("command -v {program}")])
@@ -99,7 +86,7 @@ fn every_documented_example_prints_what_the_docs_show() {
     // write (answers, SVG pictures, new puzzles) land outside the repository.
     let dir = crate::common::scratch("readme");
     for sub in ["puzzles", "docs", "tests/data"] {
-        copy_dir(&root.join(sub), &dir.join(sub));
+        crate::common::copy_dir(&root.join(sub), &dir.join(sub));
     }
     let bin = Path::new(env!("CARGO_BIN_EXE_pegflip")).parent().unwrap();
     let path = format!(

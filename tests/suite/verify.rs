@@ -206,3 +206,98 @@ fn streamed_answers_verify() {
     bad["moves"][0]["cells"][0][0] = serde_json::json!(599);
     assert_eq!(verify_sized(&bad).status.code(), Some(1));
 }
+
+/// A moves-metric answer is checked in every field `verify` reads: a chain's
+/// cells must be its jumps' path, and a claim of the fewest moves is refuted
+/// by a move that goes on with the piece the move before it left.
+#[test]
+fn a_chain_answer_must_agree_with_its_jumps_and_its_claim() {
+    let out = pegflip(&["solve", "triangle15", "--metric", "moves", "--json"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let dir = crate::common::scratch("verify-chains");
+    let verify = |name: &str, answer: &serde_json::Value| {
+        let path = dir.join(name);
+        std::fs::write(&path, answer.to_string()).unwrap();
+        let out = pegflip(
+            &[
+                "verify",
+                "triangle15",
+                "--metric",
+                "moves",
+                path.to_str().unwrap(),
+            ],
+            b"",
+        );
+        let text = String::from_utf8_lossy(&[out.stdout, out.stderr].concat()).into_owned();
+        (out.status.code(), text)
+    };
+    let (code, text) = verify("as-written.json", &answer);
+    assert_eq!(code, Some(0), "{text}");
+    // Cells that are not the chain's path, in every way they can be wrong.
+    let first = answer["moves"][0]["cells"].clone();
+    for cells in [
+        serde_json::json!([[0, 2], [6, 4]]),
+        serde_json::json!([]),
+        serde_json::json!([first[0]]),
+        serde_json::json!([first[1], first[0]]),
+        serde_json::json!([first[0], first[1], first[1]]),
+    ] {
+        let mut wrong = answer.clone();
+        wrong["moves"][0]["cells"] = cells.clone();
+        let (code, text) = verify("wrong-cells.json", &wrong);
+        assert_eq!(code, Some(1), "{cells}: {text}");
+        assert!(
+            text.contains("are not the path of its jumps"),
+            "{cells}: {text}"
+        );
+    }
+    // Each chain of two jumps or more, split in two after its first jump.
+    let moves = answer["moves"].as_array().unwrap().clone();
+    let mut splits = 0;
+    for (i, chain) in moves.iter().enumerate() {
+        let jumps = chain["jumps"].as_array().unwrap();
+        if jumps.len() < 2 {
+            continue;
+        }
+        let part = |js: &[serde_json::Value], board: &serde_json::Value| {
+            let mut cells = vec![js[0]["cells"][0].clone()];
+            cells.extend(js.iter().map(|j| j["cells"][2].clone()));
+            serde_json::json!({
+                "kind": "chain",
+                "cells": cells,
+                "jumps": js,
+                "text": "split",
+                "board": board,
+            })
+        };
+        let mut split = moves.clone();
+        split.splice(
+            i..=i,
+            [
+                part(&jumps[..1], &jumps[0]["board"]),
+                part(&jumps[1..], &chain["board"]),
+            ],
+        );
+        let mut claimed = answer.clone();
+        claimed["moves"] = serde_json::Value::Array(split);
+        claimed["length"] = serde_json::json!(moves.len() + 1);
+        let (code, text) = verify("split.json", &claimed);
+        assert_eq!(code, Some(1), "move {}: {text}", i + 1);
+        assert!(
+            text.contains("claims to be optimal") && text.contains("they are one move"),
+            "move {}: {text}",
+            i + 1
+        );
+        // Without the claim, the longer solution holds.
+        claimed["optimal"] = serde_json::json!(false);
+        let (code, text) = verify("split-unclaimed.json", &claimed);
+        assert_eq!(code, Some(0), "move {}: {text}", i + 1);
+        splits += 1;
+    }
+    assert!(
+        splits >= 3,
+        "the answer has {splits} chains of several jumps"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
