@@ -72,17 +72,39 @@ impl fmt::Display for Diagnostic {
             "{}:{}:{}: {kind}: {}",
             self.file, self.line, self.col, self.message
         )?;
-        writeln!(f, "{}", self.text)?;
+        // A long line is shown as a window around the column, marked at the cut ends.
+        let len = self.text.chars().count();
+        let col = self.col.saturating_sub(1).min(len);
+        let (from, to) = if len <= WINDOW {
+            (0, len)
+        } else {
+            let from = col.saturating_sub(WINDOW / 2).min(len - WINDOW);
+            (from, from + WINDOW)
+        };
+        let (before, after) = (
+            if from > 0 { "…" } else { "" },
+            if to < len { "…" } else { "" },
+        );
+        let shown: String = self.text.chars().skip(from).take(to - from).collect();
+        writeln!(f, "{before}{shown}{after}")?;
         // Keep tabs so that the caret lines up under tab-indented text.
-        let pad: String = self
-            .text
+        let pad: String = before
             .chars()
-            .take(self.col - 1)
-            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .map(|_| ' ')
+            .chain(
+                self.text
+                    .chars()
+                    .skip(from)
+                    .take(col - from)
+                    .map(|c| if c == '\t' { '\t' } else { ' ' }),
+            )
             .collect();
         write!(f, "{pad}^")
     }
 }
+
+/// The most characters of a line an error shows: past this, a window around the column.
+pub const WINDOW: usize = 120;
 
 /// Everything that can go wrong in pegflip's library.
 ///
@@ -146,6 +168,39 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_line_is_shown_as_a_window_around_the_column() {
+        for (len, at) in [
+            (121, 0),
+            (121, 120),
+            (10_000, 0),
+            (10_000, 5_000),
+            (10_000, 9_999),
+            (500, 70),
+        ] {
+            let line: String = (0..len)
+                .map(|i| char::from(b'a' + (i % 26) as u8))
+                .collect();
+            let d = Diagnostic::error("f", &line, at, "bad");
+            let shown = d.to_string();
+            let lines: Vec<&str> = shown.lines().collect();
+            assert_eq!(lines.len(), 3, "{shown}");
+            assert!(lines[1].chars().count() <= WINDOW + 2, "{len} {at}");
+            // The caret stands under the character the error is at.
+            let caret = lines[2].chars().count() - 1;
+            assert_eq!(lines[2].chars().last(), Some('^'));
+            assert_eq!(
+                lines[1].chars().nth(caret),
+                line.chars().nth(at),
+                "{len} {at}"
+            );
+            assert_eq!(lines[1].starts_with('…'), at > WINDOW / 2, "{len} {at}");
+        }
+        // A short line is shown whole.
+        let d = Diagnostic::error("f", "abc", 2, "bad");
+        assert_eq!(d.to_string(), "f:1:3: error: bad\nabc\n  ^");
+    }
 
     #[test]
     fn diagnostic_points_at_line_and_column() {
