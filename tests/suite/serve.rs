@@ -393,9 +393,15 @@ fn a_request_past_the_time_budget_is_stopped_and_the_server_goes_on() {
         "{:?}",
         started.elapsed()
     );
-    // The worker was killed, not left running; one is seen while a request runs.
+    // The worker was killed and reaped, not left running or a zombie; one is
+    // seen while a request runs.
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(workers_of(server.pid()), 0);
+    assert_eq!(
+        zombies_of(server.pid()),
+        0,
+        "a killed worker waits to be reaped"
+    );
     let slow = {
         let (url, toml, start) = (server.url.clone(), toml.clone(), view["start"].clone());
         std::thread::spawn(move || {
@@ -470,6 +476,26 @@ fn ctrl_c_stops_the_server_cleanly() {
         .unwrap();
     assert!(kill.success());
     assert_eq!(server.wait(), Some(0));
+}
+
+/// How many children of the process `parent` are zombies: ended, not yet reaped (Linux's /proc).
+fn zombies_of(parent: u32) -> usize {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    dir.filter_map(|e| e.ok())
+        .filter(|e| {
+            let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+            // After the command's closing parenthesis: the state, then the parent's pid.
+            let mut rest = stat
+                .rsplit_once(')')
+                .map_or("", |(_, rest)| rest)
+                .split_whitespace();
+            let state = rest.next();
+            let ppid = rest.next().and_then(|p| p.parse::<u32>().ok());
+            ppid == Some(parent) && state == Some("Z")
+        })
+        .count()
 }
 
 /// How many `serve-worker` processes the process `parent` has (Linux's /proc).

@@ -307,14 +307,14 @@ async fn work(
         );
     };
     let left = budget.saturating_sub(started.elapsed());
-    match tokio::time::timeout(left, run_worker(&app.worker, &request)).await {
-        Ok(Ok(reply)) => {
+    match run_worker(&app.worker, &request, left).await {
+        Ok(Some(reply)) => {
             let status = StatusCode::from_u16(reply.status).unwrap_or(StatusCode::BAD_GATEWAY);
             (status, Json(reply.body)).into_response()
         }
-        Ok(Err(e)) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}")),
-        // Dropping the worker's future kills its process (kill_on_drop).
-        Err(_) => error(
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}")),
+        // The worker was killed and reaped at the budget.
+        Ok(None) => error(
             StatusCode::GATEWAY_TIMEOUT,
             format!(
                 "stopped at the time budget of {seconds} s per request (--time-budget): this \
@@ -324,7 +324,14 @@ async fn work(
     }
 }
 
-async fn run_worker(exe: &std::path::Path, request: &Value) -> anyhow::Result<worker::Reply> {
+/// Runs one request in a worker process: its reply, or `None` when the
+/// worker was still working after `left`, in which case it is killed and
+/// reaped before this returns (no zombie waits for a later request).
+async fn run_worker(
+    exe: &std::path::Path,
+    request: &Value,
+    left: Duration,
+) -> anyhow::Result<Option<worker::Reply>> {
     let mut child = tokio::process::Command::new(exe)
         .arg("serve-worker")
         .stdin(std::process::Stdio::piped())
@@ -336,17 +343,27 @@ async fn run_worker(exe: &std::path::Path, request: &Value) -> anyhow::Result<wo
         .stdin
         .take()
         .ok_or_else(|| anyhow::anyhow!("the worker has no stdin"))?;
-    stdin.write_all(request.to_string().as_bytes()).await?;
-    drop(stdin);
-    let mut out = Vec::new();
-    child
+    let mut stdout = child
         .stdout
         .take()
-        .ok_or_else(|| anyhow::anyhow!("the worker has no stdout"))?
-        .read_to_end(&mut out)
-        .await?;
+        .ok_or_else(|| anyhow::anyhow!("the worker has no stdout"))?;
+    let talk = async {
+        stdin.write_all(request.to_string().as_bytes()).await?;
+        drop(stdin);
+        let mut out = Vec::new();
+        stdout.read_to_end(&mut out).await?;
+        anyhow::Ok(out)
+    };
+    let out = match tokio::time::timeout(left, talk).await {
+        Ok(out) => out?,
+        Err(_) => {
+            // Kills the worker and waits for it.
+            child.kill().await?;
+            return Ok(None);
+        }
+    };
     let status = child.wait().await?;
-    serde_json::from_slice(&out).map_err(|e| {
+    serde_json::from_slice(&out).map(Some).map_err(|e| {
         anyhow::anyhow!("the worker ended ({status}) without a reply the server can read: {e}")
     })
 }
