@@ -912,6 +912,24 @@ fn french_from_c1_on_two_processes() {
     assert_eq!(FRENCH_C1.iter().sum::<u64>(), 3_049_878_082);
 }
 
+/// Process `process` of 2 counting triangle15's positions from its start, on `hosts`.
+fn count_process(process: &str, hosts: &str) -> Child {
+    spawn(&[
+        "states",
+        "triangle15",
+        "--from",
+        "start",
+        "--reachable",
+        "--count",
+        "--processes",
+        "2",
+        "--process",
+        process,
+        "--hostfile",
+        hosts,
+    ])
+}
+
 /// Process 0 runs `base` and process 1 runs `other`, on one hostfile.
 fn mismatched(name: &str, base: &[&str], other: &[&str]) -> Vec<Output> {
     let hosts = hostfile(name, 2);
@@ -1085,22 +1103,7 @@ fn a_foreign_listener_is_named() {
         .to_string();
     let hosts = format!("{}/foreign.hosts", env!("CARGO_TARGET_TMPDIR"));
     std::fs::write(&hosts, format!("{address}\n{me}\n")).unwrap();
-    let out = spawn(&[
-        "states",
-        "triangle15",
-        "--from",
-        "start",
-        "--reachable",
-        "--count",
-        "--processes",
-        "2",
-        "--process",
-        "1",
-        "--hostfile",
-        &hosts,
-    ])
-    .wait_with_output()
-    .unwrap();
+    let out = count_process("1", &hosts).wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(
@@ -1155,22 +1158,7 @@ fn a_bad_hostfile_is_refused_at_its_line() {
         std::fs::write(&hosts, &text).unwrap();
         for process in ["0", "1"] {
             let started = Instant::now();
-            let out = spawn(&[
-                "states",
-                "triangle15",
-                "--from",
-                "start",
-                "--reachable",
-                "--count",
-                "--processes",
-                "2",
-                "--process",
-                process,
-                "--hostfile",
-                &hosts,
-            ])
-            .wait_with_output()
-            .unwrap();
+            let out = count_process(process, &hosts).wait_with_output().unwrap();
             let err = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(2), "{text:?}: {err}");
             assert!(err.contains(says), "{text:?}: {err}");
