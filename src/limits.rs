@@ -44,6 +44,12 @@ macro_rules! limits {
                 }
             }
 
+            /// Each limit at most `ceiling`'s: what a file may ask for where
+            /// another party sets the bounds (the page's server).
+            pub fn at_most(&self, ceiling: &Limits) -> Limits {
+                Limits { $( $field: self.$field.min(ceiling.$field), )* }
+            }
+
             /// Sets the limit called `name`; false when there is no such limit.
             pub fn set(&mut self, name: &str, value: u64) -> bool {
                 match name {

@@ -181,6 +181,24 @@ impl Puzzle {
     /// assert_eq!(puzzle.board.cells(), 4);
     /// ```
     pub fn parse(text: &str, file: &str) -> Result<Puzzle> {
+        Puzzle::parse_in(text, file, None)
+    }
+
+    /// [`Puzzle::parse`] with every limit at most `ceiling`'s, whatever the
+    /// file's `[limits]` ask for, from the first check on: how a server
+    /// reads files it is sent, which may lower its limits but never raise them.
+    ///
+    /// ```
+    /// let text = "name = \"big\"\n[board]\nrows = 20000\ncols = 20000\n[[moves]]\ntoggle = \"plus\"\n\
+    ///             [goal]\ntarget = \"all-off\"\n[limits]\ngrid-positions = 1000000000000\n";
+    /// let err = pegflip::Puzzle::parse_within(text, "big.toml", &Default::default()).unwrap_err();
+    /// assert!(err.to_string().contains("past the limit grid-positions = 134217728"));
+    /// ```
+    pub fn parse_within(text: &str, file: &str, ceiling: &Limits) -> Result<Puzzle> {
+        Puzzle::parse_in(text, file, Some(ceiling))
+    }
+
+    fn parse_in(text: &str, file: &str, ceiling: Option<&Limits>) -> Result<Puzzle> {
         let text = text.strip_prefix(crate::io::BOM).unwrap_or(text);
         let spec: Spec = toml::from_str(text).map_err(|e| {
             let at = e.span().map_or(0, |s| s.start);
@@ -192,6 +210,9 @@ impl Puzzle {
             limits: Limits::default(),
         };
         src.limits = lower::build_limits(&src, &spec)?;
+        if let Some(ceiling) = ceiling {
+            src.limits = src.limits.at_most(ceiling);
+        }
         let board = lower::build_board(&src, &spec.board)?;
         let symbols = lower::build_symbols(&src, &spec.symbols)?;
         if spec.moves.get_ref().is_empty() {

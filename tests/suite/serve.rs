@@ -298,6 +298,9 @@ fn bad_requests_get_their_status_and_a_message() {
         ("/api/load", json!({ "toml": "name = " }).to_string().into_bytes(), 422, "puzzle.toml:1:8"),
         ("/api/load", json!({ "toml": "name = \"big\"\n[board]\nrows = 200\ncols = 200\n[[moves]]\ntoggle = \"plus\"\n[goal]\ntarget = \"all-off\"\n" }).to_string().into_bytes(), 422, "is 40000, past the limit svg-cells = 10000"),
         ("/api/solve", vec![b' '; 300 * 1024], 413, ""),
+        // A file sent may lower the server's limits, never raise them.
+        ("/api/load", json!({ "toml": "name = \"big\"\n[board]\nrows = 20000\ncols = 20000\n[[moves]]\ntoggle = \"plus\"\n[goal]\ntarget = \"all-off\"\n[limits]\ngrid-positions = 1000000000000\n" }).to_string().into_bytes(), 422, "past the limit grid-positions = 134217728"),
+        ("/api/load", json!({ "toml": format!("{toml}\n[limits]\nmove-entries = 10\n") }).to_string().into_bytes(), 422, "past the limit move-entries = 10"),
     ];
     for (path, body, status, words) in cases {
         let shown = String::from_utf8_lossy(&body[..body.len().min(80)]).into_owned();

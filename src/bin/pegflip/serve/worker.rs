@@ -114,8 +114,12 @@ fn failure(status: u16, message: String) -> Reply {
 }
 
 fn work(request: &Request) -> pegflip::Result<Value> {
-    let mut puzzle = Puzzle::parse(&request.toml, &request.file)?;
-    puzzle.limits.max_memory = puzzle.limits.max_memory.min(request.max_memory);
+    // A file sent to the server may lower its limits, never raise them.
+    let ceiling = pegflip::Limits {
+        max_memory: request.max_memory,
+        ..Default::default()
+    };
+    let puzzle = Puzzle::parse_within(&request.toml, &request.file, &ceiling)?;
     let program = puzzle.compile()?;
     match &request.op {
         Op::Load => view(&program),
