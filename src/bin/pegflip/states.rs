@@ -467,7 +467,8 @@ fn estimate(args: &Args, program: &pegflip::Program, from: Option<&Bits>) -> any
 /// Ends the process with one clear error when a connection to another process
 /// of the dataflow is lost. Timely's threads panic then, and a second panic
 /// while a worker unwinds would abort the process, so the first one, in the
-/// panic hook, prints the error and exits with status 2.
+/// panic hook, prints the error and exits with status 2; any other thread's
+/// lost-connection panic waits for that exit, so the error is printed once.
 fn quiet_lost_connections() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -478,6 +479,15 @@ fn quiet_lost_connections() {
             .or_else(|| payload.downcast_ref::<&str>().copied())
             .unwrap_or_default();
         if pegflip::is_lost_connection(message) {
+            // Several of timely's threads panic at once when a peer goes: the
+            // first reports and exits, the others wait for the exit.
+            static REPORTED: std::sync::atomic::AtomicBool =
+                std::sync::atomic::AtomicBool::new(false);
+            if REPORTED.swap(true, std::sync::atomic::Ordering::SeqCst) {
+                loop {
+                    std::thread::park();
+                }
+            }
             let _ = writeln!(
                 std::io::stderr().lock(),
                 "pegflip: error: the dataflow stopped: the connection to another process was \
