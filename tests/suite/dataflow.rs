@@ -34,10 +34,17 @@ fn spawn(args: &[&str]) -> Child {
 
 /// Runs `args` as `processes` processes of one cluster; their outputs in process order.
 fn cluster(name: &str, processes: usize, args: &[&str]) -> Vec<Output> {
-    let hosts = hostfile(name, processes);
-    let n = processes.to_string();
-    let children: Vec<Child> = (0..processes)
-        .map(|i| {
+    runs(name, &vec![args; processes])
+}
+
+/// Runs process `i` of one cluster with `each[i]`; their outputs in process order.
+fn runs(name: &str, each: &[&[&str]]) -> Vec<Output> {
+    let hosts = hostfile(name, each.len());
+    let n = each.len().to_string();
+    let children: Vec<Child> = each
+        .iter()
+        .enumerate()
+        .map(|(i, args)| {
             let i = i.to_string();
             let mut all: Vec<&str> = args.to_vec();
             all.extend(["--processes", &n, "--process", &i, "--hostfile", &hosts]);
@@ -930,25 +937,6 @@ fn count_process(process: &str, hosts: &str) -> Child {
     ])
 }
 
-/// Process 0 runs `base` and process 1 runs `other`, on one hostfile.
-fn mismatched(name: &str, base: &[&str], other: &[&str]) -> Vec<Output> {
-    let hosts = hostfile(name, 2);
-    let children: Vec<Child> = [base, other]
-        .iter()
-        .enumerate()
-        .map(|(i, args)| {
-            let i = i.to_string();
-            let mut all: Vec<&str> = args.to_vec();
-            all.extend(["--processes", "2", "--process", &i, "--hostfile", &hosts]);
-            spawn(&all)
-        })
-        .collect();
-    children
-        .into_iter()
-        .map(|c| c.wait_with_output().expect("a process ends"))
-        .collect()
-}
-
 /// Two processes started with different runs both refuse, exit 2, and name
 /// what differs, before any count is printed: one case for each thing a run
 /// must agree on.
@@ -1029,7 +1017,7 @@ fn processes_that_run_different_commands_refuse_and_say_what_differs() {
         ),
     ];
     for (name, other, says) in cases {
-        let outs = mismatched(&format!("mismatch-{name}"), base, &other);
+        let outs = runs(&format!("mismatch-{name}"), &[base, &other]);
         for (i, out) in outs.iter().enumerate() {
             let err = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(2), "{name}, process {i}: {err}");
