@@ -245,28 +245,33 @@ impl Cluster {
                 continue;
             }
             let err = |message: String| crate::Error::input(file, text, at, message);
+            // The line as messages quote it: a long one is cut (the caret line shows where).
+            let shown: String = match line.chars().count() > 60 {
+                true => line.chars().take(60).chain("…".chars()).collect(),
+                false => line.to_string(),
+            };
             let Some((host, port)) = line.rsplit_once(':') else {
-                return Err(err(format!("expected `host:port`, found `{line}`")));
+                return Err(err(format!("expected `host:port`, found `{shown}`")));
             };
             let port_ok = port.parse::<u16>().is_ok_and(|p| p > 0);
             if host.is_empty() || !port_ok {
                 return Err(err(format!(
-                    "expected `host:port` with a port from 1 to 65535, found `{line}`"
+                    "expected `host:port` with a port from 1 to 65535, found `{shown}`"
                 )));
             }
             let addrs: Vec<std::net::SocketAddr> = line
                 .to_socket_addrs()
-                .map_err(|e| err(format!("{line} does not resolve to an address: {e}")))?
+                .map_err(|e| err(format!("{shown} does not resolve to an address: {e}")))?
                 .collect();
             if addrs.is_empty() {
-                return Err(err(format!("{line} does not resolve to an address")));
+                return Err(err(format!("{shown} does not resolve to an address")));
             }
             let same = |(earlier, _): &&(Vec<std::net::SocketAddr>, usize)| {
                 earlier.iter().any(|a| addrs.contains(a))
             };
             if let Some((_, first)) = resolved.iter().find(same) {
                 return Err(err(format!(
-                    "{line} is listed twice (line {first} is the same address): each process \
+                    "{shown} is listed twice (line {first} is the same address): each process \
                      needs its own"
                 )));
             }

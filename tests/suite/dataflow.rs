@@ -1140,6 +1140,10 @@ fn a_bad_hostfile_is_refused_at_its_line() {
             format!("{b}\n{a}\n127.0.0.1:http\n"),
             ":3:1: error: expected `host:port` with a port",
         ),
+        (
+            format!("{a}\n{}:1\n", "x".repeat(5000)),
+            ":2:1: error: xxxxxxxxxx",
+        ),
     ];
     for (k, (text, says)) in cases.into_iter().enumerate() {
         let hosts = format!("{}/bad-{k}.hosts", env!("CARGO_TARGET_TMPDIR"));
@@ -1153,6 +1157,11 @@ fn a_bad_hostfile_is_refused_at_its_line() {
             assert!(
                 started.elapsed() < Duration::from_secs(10),
                 "{text:?} was waited on"
+            );
+            assert!(
+                err.len() < 1000,
+                "a long line is quoted whole: {} bytes",
+                err.len()
             );
         }
     }
