@@ -9,7 +9,7 @@
 //!
 //! The modules follow the pipeline, and each uses only the ones before it:
 //!
-//! - the model: [`error`], [`limits`], [`bits`], [`gf2`] (packed GF(2)
+//! - the model: [`error`], [`limits`], [`memory`], [`bits`], [`gf2`] (packed GF(2)
 //!   matrices), [`board`] (the board graph, on petgraph), [`symbols`],
 //!   [`io`], [`spec`] (the TOML as written, with spans), [`overrides`]
 //!   (`--set`), [`puzzle`] (the validated model; every error in a file is
@@ -57,6 +57,7 @@ pub mod error;
 pub mod gf2;
 pub mod io;
 pub mod limits;
+pub mod memory;
 pub mod overrides;
 pub mod puzzle;
 pub mod spec;
@@ -83,7 +84,7 @@ pub use batch::{BatchOutput, batch};
 pub use bits::Bits;
 pub use board::{Board, CellId};
 #[cfg(feature = "dataflow")]
-pub use engines::dataflow::is_lost_connection;
+pub use engines::dataflow::{is_lost_connection, remove_spill_files};
 pub use engines::linear::{Elimination, Linear};
 pub use engines::table::AnswerTable;
 pub use error::{Diagnostic, Error, Result};

@@ -226,6 +226,25 @@ pub fn human_bytes(bytes: u128) -> String {
 /// The bytes of the running program itself, before any engine allocates.
 pub const PROCESS_BYTES: u128 = 5 << 20;
 
+/// The least `max-memory` there is: the program itself (its code, stacks
+/// and the allocator's own pages) takes 6 to 8 MiB before it holds anything,
+/// so a smaller limit could not be kept.
+pub const MIN_MEMORY: u64 = 16 << 20;
+
+/// Reads a `max-memory` value, as [`parse_amount`] does, refusing one under
+/// [`MIN_MEMORY`].
+pub fn parse_memory(text: &str) -> Result<u64, String> {
+    let bytes = parse_amount(text)?;
+    if bytes < MIN_MEMORY {
+        return Err(format!(
+            "max-memory must be at least 16M ({MIN_MEMORY} bytes), not '{}': the program \
+             itself takes 6 to 8 MiB",
+            text.trim()
+        ));
+    }
+    Ok(bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -249,5 +268,8 @@ mod tests {
         assert!(parse_amount("99999999999999999999G").is_err());
         assert!(parse_amount("12X").is_err());
         assert!(parse_amount("").is_err());
+        assert_eq!(parse_memory("16M"), Ok(16 << 20));
+        assert!(parse_memory("15M").unwrap_err().contains("at least 16M"));
+        assert!(parse_memory("0").is_err());
     }
 }

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&str] = &[
     "error",
     "limits",
+    "memory",
     "gf2",
     "bits",
     "stateset",

@@ -16,6 +16,7 @@ mod hostile;
 mod judges;
 mod layers;
 mod linear;
+mod memory;
 mod moves;
 mod properties;
 mod readme;

@@ -346,23 +346,30 @@ fn bad_requests_get_their_status_and_a_message() {
             .contains("POST is not served here"),
         "{reply}"
     );
-    // Past --max-memory, the planner refuses up front and says which limit.
-    let small = Server::start(&["--max-memory", "1M"]);
-    let (status, reply) = small.post("/api/explore", &json!({ "toml": toml }));
+    // Past --max-memory, the planner refuses up front and says which limit: dense
+    // elimination of a 100 x 100 knight's-move puzzle, and the layers of a 7 x 7 lights out.
+    let small = Server::start(&["--max-memory", "16M"]);
+    let knights = "name = \"k\"\n[board]\nrows = 100\ncols = 100\n[[moves]]\n\
+                   toggle = \"knight\"\n[goal]\ntarget = \"all-off\"\n";
+    let seven = "name = \"l\"\n[board]\nrows = 7\ncols = 7\n[[moves]]\n\
+                 toggle = \"plus\"\n[goal]\ntarget = \"all-off\"\n";
+    let (status, reply) = small.post("/api/explore", &json!({ "toml": knights }));
     assert_eq!(status, 200, "{reply}");
     let refused = reply["linear_refused"].as_str().unwrap();
     assert!(
-        refused.contains("past the limit max-memory = 1048576"),
+        refused.contains("past the limit max-memory = 16777216"),
         "{refused}"
     );
+    let (status, reply) = small.post("/api/explore", &json!({ "toml": seven }));
+    assert_eq!(status, 200, "{reply}");
     let refused = reply["histogram_refused"].as_str().unwrap();
     assert!(
-        refused.contains("past the limit max-memory = 1048576"),
+        refused.contains("past the limit max-memory = 16777216"),
         "{refused}"
     );
     let (status, reply) = small.post(
         "/api/pick",
-        &json!({ "toml": toml, "distance": 1, "index": 0 }),
+        &json!({ "toml": knights, "distance": 1, "index": 0 }),
     );
     assert_eq!(status, 422, "{reply}");
     assert!(

@@ -18,7 +18,7 @@ pub struct PuzzleArgs {
     pub set: Vec<String>,
     /// Refuse work estimated to need more memory, in bytes (suffixes K, M, G);
     /// default 60% of the machine's memory. Same as `--set limits.max-memory=BYTES`.
-    #[arg(long, value_name = "BYTES", value_parser = pegflip::limits::parse_amount)]
+    #[arg(long, value_name = "BYTES", value_parser = pegflip::limits::parse_memory)]
     pub max_memory: Option<u64>,
     /// How solutions are counted: `jumps` (every move counts) or `moves` (a
     /// chain of jumps by one piece counts once). Same as `--set metric=NAME`.
@@ -39,10 +39,17 @@ impl PuzzleArgs {
             .chain(&metric)
             .map(|arg| Override::parse(arg))
             .collect::<Result<Vec<_>, _>>()?;
+        // The file is read under the limit the command line gives (or the
+        // default), then the work runs under the one in force.
+        crate::bound_memory(
+            self.max_memory
+                .unwrap_or_else(pegflip::limits::default_max_memory),
+        );
         let mut puzzle = load(&self.puzzle, &overrides)?;
         if let Some(bytes) = self.max_memory {
             puzzle.limits.max_memory = bytes;
         }
+        crate::bound_memory(puzzle.limits.max_memory);
         Ok(puzzle)
     }
 }

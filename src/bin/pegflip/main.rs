@@ -84,6 +84,32 @@ enum Command {
 /// Exit status after Ctrl-C, as shells report a SIGINT.
 const INTERRUPTED: i32 = 130;
 
+/// Every allocation is counted, so that `--max-memory` bounds the process
+/// (see [`bound_memory`]).
+#[global_allocator]
+static METER: pegflip::memory::Meter = pegflip::memory::Meter;
+
+/// Bounds the process at `max_memory` bytes: an allocation past it ends
+/// the process with the limit error and exit status 2.
+pub fn bound_memory(max_memory: u64) {
+    pegflip::memory::bound(max_memory, over_memory);
+}
+
+/// What the process does when an allocation would pass `--max-memory`:
+/// removes its scratch files, reports the limit and exits with status 2.
+fn over_memory(over: pegflip::memory::Over) -> ! {
+    remove_scratch();
+    let _ = report(&over.error().into());
+    std::process::exit(BAD_INPUT.into())
+}
+
+/// Removes the files a run writes only for itself (a dataflow's spill),
+/// when the process ends before the run could.
+pub fn remove_scratch() {
+    #[cfg(feature = "dataflow")]
+    pegflip::remove_spill_files(None);
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Ctrl-C ends the program with 130. Output is written in whole pieces and flushed
@@ -94,7 +120,10 @@ fn main() -> ExitCode {
     #[cfg(not(feature = "serve"))]
     let own_handler = false;
     if !own_handler {
-        let _ = ctrlc::set_handler(|| std::process::exit(INTERRUPTED));
+        let _ = ctrlc::set_handler(|| {
+            remove_scratch();
+            std::process::exit(INTERRUPTED)
+        });
     }
     let result = match &cli.command {
         Command::Solve(args) => solve::run(args),

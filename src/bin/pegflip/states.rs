@@ -493,6 +493,7 @@ fn quiet_lost_connections() {
                 "pegflip: error: the dataflow stopped: the connection to another process was \
                  lost, so the layers cannot be completed (timely reported: {message})"
             );
+            crate::remove_scratch();
             std::process::exit(i32::from(crate::BAD_INPUT));
         }
         default(info);

@@ -34,6 +34,7 @@ mod net;
 mod spill;
 
 pub use net::is_lost_connection;
+pub use spill::remove_all as remove_spill_files;
 
 use crate::bits::Bits;
 use crate::engines::bitboard::GridJumps;
@@ -197,6 +198,8 @@ pub fn count(
             .map_err(|e| Error::Usage(format!("the dataflow could not start: {e}")))?;
     // After a lost connection timely's own threads panic as they are joined too.
     let results = std::panic::catch_unwind(AssertUnwindSafe(|| guards.join()));
+    // Done, failed or stopped, the spill is scratch: nothing of it is kept.
+    spill::remove_all(request.spill.as_deref());
     let lost = || {
         let message = failure.lock().ok().and_then(|f| f.clone());
         Error::Usage(format!(
@@ -248,10 +251,10 @@ pub fn count(
 }
 
 /// The estimated peak bytes of one of `workers` workers, the same at the
-/// sample's 95% bound, and the disk it would spill to at its peak. In
-/// memory it holds the largest layer as lists while it builds the next in
-/// hash sets; on disk, a layer's file while it writes the next one's runs
-/// and merges them (a run may repeat what another holds: counted twice).
+/// sample's 95% bound, and the disk it would spill to at its peak, with a
+/// quarter more for the sample's error. In memory it holds the largest layer as lists while it
+/// builds the next in hash sets; on disk, a layer's file while it writes
+/// the next one's runs and merges them.
 /// Layers are counted in positions; held up to `order` symmetries, a worker
 /// holds about one in `order` of them. Without a sample (a board past 64
 /// cells), nothing is estimated.
@@ -270,10 +273,22 @@ fn estimate(program: &Program, start: u64, order: usize, workers: usize) -> (u64
         (most / share).ceil() as u64
     };
     let building = (8 + BUILD_BYTES) as f64;
+    // On disk at the end of a round: the layer's file, the runs of the
+    // round's arrivals (at worst every successor, since each run is
+    // deduplicated only within itself), and the merged file of the next layer.
+    let disk = layers
+        .iter()
+        .enumerate()
+        .map(|(d, layer)| {
+            let successors = layer.estimate() * layer.jumps as f64 / f64::from(layer.hits.max(1));
+            let next = layers.get(d + 1).map_or(0.0, LayerEstimate::estimate);
+            8.0 * (layer.estimate() + successors + next)
+        })
+        .fold(0f64, f64::max);
     (
         peak(&LayerEstimate::estimate, 8.0, building),
         peak(&LayerEstimate::high, 8.0, building),
-        peak(&LayerEstimate::estimate, 8.0, 3.0 * 8.0),
+        (disk * 1.25 / share).ceil() as u64,
     )
 }
 
@@ -521,13 +536,18 @@ fn layers(
     Ok(summary)
 }
 
-/// A worker's share of its process's resident memory when the process holds
-/// more than `threads` shares of `budget` (the process as the system counts
-/// it, buffers and all); `None` while it fits, or where it cannot be read.
+/// A worker's share of its process's memory when the process holds more
+/// than `threads` shares of `budget`; `None` while it fits, or where it
+/// cannot be read. The process's memory is its heap as the
+/// [`Meter`](crate::memory::Meter) counts it, buffers and all, with
+/// [`PROCESS_BYTES`](crate::limits::PROCESS_BYTES); without the meter, its
+/// resident set, which the system's allocator makes vary from run to run.
 fn past_memory(budget: u64, threads: usize) -> Option<u64> {
     let threads = threads.max(1) as u64;
-    let resident = crate::limits::resident_bytes()?;
-    (resident > budget.saturating_mul(threads)).then_some(resident / threads)
+    let held = crate::memory::held()
+        .map(|heap| heap.saturating_add(crate::limits::PROCESS_BYTES as u64))
+        .or_else(crate::limits::resident_bytes)?;
+    (held > budget.saturating_mul(threads)).then_some(held / threads)
 }
 
 /// What `inspect_core` sees: a batch of records under its stamp, or a new frontier.

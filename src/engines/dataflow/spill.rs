@@ -20,8 +20,48 @@ use std::collections::{BTreeMap, BinaryHeap};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use crate::engines::parts::{PARTS, Set, part_of};
+
+/// Every spill file of this process not removed yet: what [`remove_all`]
+/// removes when a run ends, fails or is interrupted.
+static FILES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Creates the spill file `path`, and keeps it in [`FILES`].
+fn create(path: &Path) -> std::io::Result<File> {
+    let file = File::create(path)?;
+    if let Ok(mut files) = FILES.lock() {
+        files.push(path.to_path_buf());
+    }
+    Ok(file)
+}
+
+/// Removes the spill file `path`.
+fn remove(path: &Path) {
+    let _ = std::fs::remove_file(path);
+    if let Ok(mut files) = FILES.lock() {
+        files.retain(|p| p != path);
+    }
+}
+
+/// Removes every spill file this process has written in `dir`, or in any
+/// directory for `None`, and not removed yet.
+pub fn remove_all(dir: Option<&Path>) {
+    let files = match FILES.lock() {
+        Ok(mut files) => {
+            let (gone, kept) = std::mem::take(&mut *files)
+                .into_iter()
+                .partition(|p: &PathBuf| dir.is_none_or(|d| p.parent() == Some(d)));
+            *files = kept;
+            gone
+        }
+        Err(_) => return,
+    };
+    for path in files {
+        let _ = std::fs::remove_file(path);
+    }
+}
 
 /// The order a worker keeps its positions in: by partition, then by value.
 fn rank(word: u64) -> (usize, u64) {
@@ -96,7 +136,7 @@ impl Held {
     /// Removes its file, if it has one.
     pub(super) fn discard(self) {
         if let Held::Disk { path, .. } = self {
-            let _ = std::fs::remove_file(path);
+            remove(&path);
         }
     }
 }
@@ -292,7 +332,7 @@ impl Spill {
         let path = self
             .dir
             .join(format!("w{}-layer{}.bin", self.worker, round + 1));
-        let mut out = BufWriter::with_capacity(1 << 16, File::create(&path)?);
+        let mut out = BufWriter::with_capacity(1 << 16, create(&path)?);
         let mut readers = runs
             .iter()
             .map(|p| Ok(BufReader::with_capacity(1 << 16, File::open(p)?)))
@@ -317,7 +357,7 @@ impl Spill {
         }
         out.flush()?;
         for p in &runs {
-            let _ = std::fs::remove_file(p);
+            remove(p);
         }
         Ok(Held::Disk { path, len })
     }
@@ -331,7 +371,7 @@ impl Spill {
             round,
             runs.len()
         ));
-        let mut out = BufWriter::with_capacity(1 << 16, File::create(&path)?);
+        let mut out = BufWriter::with_capacity(1 << 16, create(&path)?);
         for w in parts.iter().flatten() {
             out.write_all(&w.to_le_bytes())?;
         }

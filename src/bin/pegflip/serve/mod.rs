@@ -60,7 +60,7 @@ pub struct Args {
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     time_budget: f64,
     /// The most memory one request's work may plan to use (suffixes K, M, G).
-    #[arg(long, value_name = "BYTES", value_parser = pegflip::limits::parse_amount,
+    #[arg(long, value_name = "BYTES", value_parser = pegflip::limits::parse_memory,
           default_value = "2G")]
     max_memory: u64,
     /// The most requests worked on at once.
@@ -307,10 +307,11 @@ async fn work(
         );
     };
     let left = budget.saturating_sub(started.elapsed());
-    match run_worker(&app.worker, &request, left).await {
+    match run_worker(&app.worker, &request, left, app.max_memory).await {
         Ok(Some(reply)) => {
             let status = StatusCode::from_u16(reply.status).unwrap_or(StatusCode::BAD_GATEWAY);
-            (status, Json(reply.body)).into_response()
+            let body = reply.body.get().to_string();
+            (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
         }
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}")),
         // The worker was killed and reaped at the budget.
@@ -324,14 +325,24 @@ async fn work(
     }
 }
 
+/// A worker's reply as the server passes it on: the body is kept as the
+/// worker wrote it, never parsed into a tree.
+#[derive(serde::Deserialize)]
+struct Relayed {
+    status: u16,
+    body: Box<serde_json::value::RawValue>,
+}
+
 /// Runs one request in a worker process: its reply, or `None` when the
 /// worker was still working after `left`, in which case it is killed and
-/// reaped before this returns (no zombie waits for a later request).
+/// reaped before this returns (no zombie waits for a later request). A
+/// reply longer than `max_memory` bytes is refused, not held.
 async fn run_worker(
     exe: &std::path::Path,
     request: &Value,
     left: Duration,
-) -> anyhow::Result<Option<worker::Reply>> {
+    max_memory: u64,
+) -> anyhow::Result<Option<Relayed>> {
     let mut child = tokio::process::Command::new(exe)
         .arg("serve-worker")
         .stdin(std::process::Stdio::piped())
@@ -351,7 +362,16 @@ async fn run_worker(
         stdin.write_all(request.to_string().as_bytes()).await?;
         drop(stdin);
         let mut out = Vec::new();
-        stdout.read_to_end(&mut out).await?;
+        (&mut stdout)
+            .take(max_memory.saturating_add(1))
+            .read_to_end(&mut out)
+            .await?;
+        if out.len() as u64 > max_memory {
+            anyhow::bail!(
+                "the reply is larger than the server's max-memory of {} bytes (--max-memory)",
+                max_memory
+            );
+        }
         anyhow::Ok(out)
     };
     let out = match tokio::time::timeout(left, talk).await {

@@ -61,7 +61,7 @@ pub enum Op {
 }
 
 /// The answer: an HTTP status and a JSON body.
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 pub struct Reply {
     /// The status the server sends.
     pub status: u16,
@@ -74,7 +74,10 @@ pub fn run() -> anyhow::Result<u8> {
     let mut input = String::new();
     std::io::stdin().read_to_string(&mut input)?;
     let reply = match serde_json::from_str::<Request>(&input) {
-        Ok(request) => answer(&request),
+        Ok(request) => {
+            pegflip::memory::bound(request.max_memory, over_memory);
+            answer(&request)
+        }
         Err(e) => {
             // The position is in the worker's own request, not in what the page sent.
             let e = e.to_string();
@@ -104,6 +107,16 @@ pub fn answer(request: &Request) -> Reply {
         Err(e @ pegflip::Error::Internal(_)) => failure(500, e.to_string()),
         Err(e) => failure(422, e.to_string()),
     }
+}
+
+/// When an allocation would pass the request's max-memory: the reply is the
+/// limit error, and the worker ends.
+fn over_memory(over: pegflip::memory::Over) -> ! {
+    let reply = failure(422, over.error().to_string());
+    if let Ok(text) = serde_json::to_string(&reply) {
+        let _ = writeln!(std::io::stdout(), "{text}");
+    }
+    std::process::exit(crate::OK.into())
 }
 
 fn failure(status: u16, message: String) -> Reply {

@@ -1,0 +1,150 @@
+//! The memory a run holds: an allocator that counts it, and the ceiling `max-memory` puts on it.
+//!
+//! The planner refuses work whose estimate passes `max-memory`, and the
+//! engines whose work is not known in advance check what they hold as they
+//! grow. Estimates can be wrong, and not every byte is an engine's (a parsed
+//! file, a DOT text, a JSON answer), so a program that wants `max-memory` to
+//! be a bound installs [`Meter`] as its global allocator and calls [`bound`]:
+//! every allocation is then counted, and the one that would take the heap
+//! past the ceiling calls the program's handler instead, which reports the
+//! limit and ends the process. The `pegflip` binary does both.
+//!
+//! ```no_run
+//! #[global_allocator]
+//! static METER: pegflip::memory::Meter = pegflip::memory::Meter;
+//!
+//! fn over(over: pegflip::memory::Over) -> ! {
+//!     eprintln!("{}", over.error());
+//!     std::process::exit(2)
+//! }
+//!
+//! pegflip::memory::bound(100 << 20, over);
+//! ```
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+use crate::error::Error;
+use crate::limits::{Limits, PROCESS_BYTES};
+
+/// The heap bytes held now, as the [`Meter`] counts them.
+static HELD: AtomicUsize = AtomicUsize::new(0);
+/// The most heap bytes the [`Meter`] lets the process hold; no ceiling at `usize::MAX`.
+static CEILING: AtomicUsize = AtomicUsize::new(usize::MAX);
+/// The `max-memory` the ceiling comes from, for the handler's message.
+static LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
+/// The handler called when an allocation would pass the ceiling.
+static HANDLER: OnceLock<fn(Over) -> !> = OnceLock::new();
+
+/// The system allocator, counting what is held: install it with
+/// `#[global_allocator]` to make [`bound`] and [`held`] work.
+pub struct Meter;
+
+// SAFETY: every call is passed to `System` unchanged; the counters are only arithmetic.
+unsafe impl GlobalAlloc for Meter {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        take(layout.size());
+        // SAFETY: the caller's contract for `alloc` is passed on unchanged.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        take(layout.size());
+        // SAFETY: as for `alloc`.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        HELD.fetch_sub(layout.size(), Relaxed);
+        // SAFETY: `ptr` came from `System` with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if new_size > layout.size() {
+            take(new_size - layout.size());
+        } else {
+            HELD.fetch_sub(layout.size() - new_size, Relaxed);
+        }
+        // SAFETY: as for `dealloc`, and `new_size` is the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+/// Counts `bytes` more held, and calls the handler when that passes the ceiling.
+#[inline]
+fn take(bytes: usize) {
+    let held = HELD.fetch_add(bytes, Relaxed).wrapping_add(bytes);
+    let ceiling = CEILING.load(Relaxed);
+    if held > ceiling {
+        over(held, ceiling);
+    }
+}
+
+#[cold]
+fn over(held: usize, ceiling: usize) {
+    // Only the first allocation past the ceiling reports; lifting the ceiling
+    // lets the handler (and every other thread meanwhile) allocate.
+    if CEILING
+        .compare_exchange(ceiling, usize::MAX, Relaxed, Relaxed)
+        .is_err()
+    {
+        return;
+    }
+    if let Some(handler) = HANDLER.get() {
+        handler(Over {
+            held: held as u64,
+            limit: LIMIT.load(Relaxed) as u64,
+        });
+    }
+}
+
+/// An allocation that would have taken the process past its ceiling.
+#[derive(Clone, Copy, Debug)]
+pub struct Over {
+    /// The heap bytes held with the allocation.
+    pub held: u64,
+    /// The `max-memory` the ceiling comes from.
+    pub limit: u64,
+}
+
+impl Over {
+    /// The limit error, naming `max-memory`: the process's bytes (its heap
+    /// and [`PROCESS_BYTES`]) against the limit.
+    pub fn error(&self) -> Error {
+        Limits::exceeded_bound(
+            "max-memory",
+            "the memory this run holds (counted as it is allocated)",
+            u128::from(self.held) + PROCESS_BYTES,
+            u128::from(self.limit),
+            "the work needs more than its estimate said; raise --max-memory if the machine \
+             has room",
+        )
+    }
+}
+
+/// Bounds the process at `max_memory` bytes: once the heap and
+/// [`PROCESS_BYTES`] would pass it, `handler` is called (once) instead of
+/// the allocation going on. Only a process whose global allocator is
+/// [`Meter`] is bounded. A later call sets a new bound; the first call's
+/// handler stays.
+pub fn bound(max_memory: u64, handler: fn(Over) -> !) {
+    let _ = HANDLER.set(handler);
+    let limit = usize::try_from(max_memory).unwrap_or(usize::MAX);
+    LIMIT.store(limit, Relaxed);
+    let ceiling = u128::from(max_memory).saturating_sub(PROCESS_BYTES);
+    CEILING.store(usize::try_from(ceiling).unwrap_or(usize::MAX), Relaxed);
+}
+
+/// Lifts the bound [`bound`] set.
+pub fn unbound() {
+    CEILING.store(usize::MAX, Relaxed);
+}
+
+/// The heap bytes the process holds, when its global allocator is [`Meter`].
+pub fn held() -> Option<u64> {
+    let held = HELD.load(Relaxed);
+    // A program allocates before it asks; nothing counted means no meter.
+    (held > 0).then_some(held as u64)
+}
