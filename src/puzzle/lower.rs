@@ -358,8 +358,9 @@ pub(super) fn build_limits(src: &Src, spec: &Spec) -> Result<Limits> {
             }
             Amount::Text(text) => crate::limits::parse_amount(text),
         }
-        .and_then(|amount| match name.get_ref().as_str() {
-            "max-memory" => crate::limits::parse_memory(&amount.to_string()),
+        .and_then(|amount| match (name.get_ref().as_str(), value.get_ref()) {
+            ("max-memory", Amount::Text(text)) => crate::limits::parse_memory(text),
+            ("max-memory", Amount::Count(_)) => crate::limits::parse_memory(&amount.to_string()),
             _ => Ok(amount),
         })
         .map_err(|m| src.err(value.span(), m))?;
