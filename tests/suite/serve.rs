@@ -643,3 +643,69 @@ fn generated_sizes_and_hostile_requests_get_an_answer_or_a_refusal() {
     }
     assert!(cases >= 120, "{cases} cases");
 }
+
+/// What a slow client sends before it goes quiet: nothing, half the headers,
+/// the headers and half the body.
+const SLOW_CLIENTS: [&[u8]; 3] = [
+    b"",
+    b"POST /api/load HTTP/1.1\r\nHost: x\r\ncontent-",
+    b"POST /api/load HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n\
+      content-length: 200\r\n\r\n{\"toml\": \"",
+];
+
+#[test]
+fn slow_clients_are_timed_out_and_cannot_hold_more_than_the_cap() {
+    use std::io::{Read, Write};
+    let server = Server::start(&["--read-timeout", "1", "--max-connections", "6"]);
+    let addr = server.url.trim_start_matches("http://").to_string();
+    let mut held = Vec::new();
+    for k in 0..6 {
+        let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+        stream.write_all(SLOW_CLIENTS[k % 3]).unwrap();
+        held.push((k % 3, stream));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    // Past the cap: 503 at once, with the JSON error naming the flag.
+    let mut extra = std::net::TcpStream::connect(&addr).unwrap();
+    extra
+        .write_all(b"GET /api/puzzles HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    let mut reply = String::new();
+    extra.read_to_string(&mut reply).unwrap();
+    assert!(reply.starts_with("HTTP/1.1 503"), "{reply}");
+    assert!(
+        reply.ends_with(
+            "{\"error\":\"the server has 6 connections open, its most (--max-connections); \
+             try again\"}"
+        ),
+        "{reply}"
+    );
+    // Each slow client is closed at the read timeout; one whose body stalls
+    // is told so first.
+    let started = Instant::now();
+    for (kind, mut stream) in held {
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let mut got = String::new();
+        stream.read_to_string(&mut got).unwrap();
+        match kind {
+            2 => {
+                assert!(got.starts_with("HTTP/1.1 408"), "{got}");
+                assert!(
+                    got.contains("did not arrive within the read timeout of 1 s (--read-timeout)"),
+                    "{got}"
+                );
+            }
+            _ => assert_eq!(got, "", "a client that sent no whole headers gets no reply"),
+        }
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
+    // Then the server answers as before.
+    let (status, list) = server.get("/api/puzzles");
+    assert_eq!(status, 200, "{list}");
+}

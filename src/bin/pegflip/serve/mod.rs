@@ -11,8 +11,11 @@
 //! At most `--jobs` run at once; the others wait their turn within the time
 //! budget. When the budget runs out the process is killed and the page gets
 //! a 504 that names the budget, so a hostile file or board cannot stall the
-//! server or other users.
+//! server or other users. Nor can a slow client: [`conn`] bounds how long a
+//! client may take to send a request or read a reply, and how many
+//! connections may be open.
 
+mod conn;
 pub mod worker;
 
 use std::net::SocketAddr;
@@ -66,6 +69,13 @@ pub struct Args {
     /// The most requests worked on at once.
     #[arg(long, value_name = "N", default_value_t = 4)]
     jobs: usize,
+    /// Seconds a client may take to send a request's headers, then its body,
+    /// or between the bytes of a reply it reads; an idle connection closes after it.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    read_timeout: f64,
+    /// The most connections open at once; past it a new one is answered 503.
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    max_connections: usize,
 }
 
 /// One puzzle on offer: its name in the list and its file's text.
@@ -95,6 +105,22 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     if args.jobs == 0 || args.jobs > 256 {
         anyhow::bail!("--jobs must be from 1 to 256, not {}", args.jobs);
     }
+    if !(args.read_timeout.is_finite() && args.read_timeout > 0.0 && args.read_timeout <= 3600.0) {
+        anyhow::bail!(
+            "--read-timeout must be a number of seconds above 0 and at most 3600, not {}",
+            args.read_timeout
+        );
+    }
+    if args.max_connections == 0 || args.max_connections > 4096 {
+        anyhow::bail!(
+            "--max-connections must be from 1 to 4096, not {}",
+            args.max_connections
+        );
+    }
+    let bounds = conn::Bounds {
+        read: Duration::from_secs_f64(args.read_timeout),
+        connections: args.max_connections,
+    };
     let app = Arc::new(App {
         offers: offers(&args.puzzles)?,
         worker: std::env::current_exe()?,
@@ -105,7 +131,7 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(serve(app, SocketAddr::new(args.bind, args.port)))?;
+    runtime.block_on(serve(app, bounds, SocketAddr::new(args.bind, args.port)))?;
     Ok(crate::OK)
 }
 
@@ -157,7 +183,7 @@ fn about(text: &str) -> String {
         .unwrap_or_default()
 }
 
-async fn serve(app: Arc<App>, addr: SocketAddr) -> anyhow::Result<()> {
+async fn serve(app: Arc<App>, bounds: conn::Bounds, addr: SocketAddr) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
@@ -168,17 +194,16 @@ async fn serve(app: Arc<App>, addr: SocketAddr) -> anyhow::Result<()> {
         writeln!(out, "pegflip serve: open http://{local}/ (Ctrl-C stops)")?;
         out.flush()?;
     }
-    axum::serve(listener, router(app))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    conn::serve(listener, router(app, bounds), bounds, async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await;
     use std::io::Write;
     writeln!(std::io::stdout(), "pegflip serve: stopped")?;
     Ok(())
 }
 
-fn router(app: Arc<App>) -> Router {
+fn router(app: Arc<App>, bounds: conn::Bounds) -> Router {
     Router::new()
         .route(
             "/",
@@ -206,6 +231,10 @@ fn router(app: Arc<App>) -> Router {
             )
         })
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(
+            (bounds, MAX_BODY),
+            conn::read_body,
+        ))
         .layer(axum::middleware::map_response(json_errors))
         .with_state(app)
 }
