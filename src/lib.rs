@@ -84,7 +84,7 @@ pub use batch::{BatchOutput, batch};
 pub use bits::Bits;
 pub use board::{Board, CellId};
 #[cfg(feature = "dataflow")]
-pub use engines::dataflow::{is_lost_connection, remove_spill_files};
+pub use engines::dataflow::{is_lost_connection, remove_spill_files, tell_refusal};
 pub use engines::linear::{Elimination, Linear};
 pub use engines::table::AnswerTable;
 pub use error::{Diagnostic, Error, Result};

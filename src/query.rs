@@ -37,6 +37,8 @@ pub struct StatesQuery {
     pub symmetry: bool,
     /// The dataflow workers asked for, in all processes (1: none asked).
     pub workers: usize,
+    /// The dataflow's worker threads in this process (1: none asked).
+    pub threads: usize,
 }
 
 /// What `states` prints.
@@ -112,6 +114,7 @@ impl Request {
             reachable: self.reachable,
             symmetry: self.symmetry,
             workers: self.cluster.as_ref().map_or(1, Cluster::workers),
+            threads: self.cluster.as_ref().map_or(1, |c| c.threads),
         }
     }
 }

@@ -366,6 +366,10 @@ fn counter(program: &Program, q: &StatesQuery, limits: &Limits) -> Result<Plan<C
     Ok(draft(Counter::Layered, memory, work, limits))
 }
 
+/// The most dataflow worker threads a process runs for each core of its
+/// machine: more wait for each other and cannot pay off.
+pub const THREADS_PER_CORE: usize = 4;
+
 /// The dataflow engine, for what it serves: counts, histograms and listings
 /// of the positions reachable from a start on a peg board whose jumps fit a
 /// grid word.
@@ -390,6 +394,18 @@ fn dataflow_counter(program: &Program, q: &StatesQuery, limits: &Limits) -> Resu
              count, and at most 63 cells"
                 .into(),
         ));
+    }
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let most = cores * THREADS_PER_CORE;
+    if q.threads > most {
+        return Err(Error::Usage(format!(
+            "--workers {} runs {} threads in this process, but this machine runs {cores} at \
+             once: past {most} ({THREADS_PER_CORE} a core) more workers cannot make the run \
+             faster, while every one adds to the progress messages all workers exchange each \
+             round, so the run only grows slower; give \
+             --workers {most} or fewer, or spread the workers over processes on more machines",
+            q.threads, q.threads
+        )));
     }
     let (memory, work) = pegs::dataflow_cost(program, q.workers);
     Ok(draft(Counter::Dataflow, memory, work, limits))

@@ -38,7 +38,17 @@ pub fn enumerate(
     limits: &Limits,
     visit: Option<Visit>,
 ) -> Result<Summary> {
-    let plan = states_plan(program, &request.states_query(), limits)?;
+    let plan = match states_plan(program, &request.states_query(), limits) {
+        Ok(plan) => plan,
+        Err(e) => {
+            // The other processes of a dataflow learn of a refusal at once.
+            #[cfg(feature = "dataflow")]
+            if let Some(cluster) = &request.cluster {
+                crate::engines::dataflow::tell_refusal(cluster, &e.to_string());
+            }
+            return Err(e);
+        }
+    };
     match plan.engine {
         Counter::LinearSpan(eliminator) => {
             let Goal::Targets(targets) = program.goal() else {

@@ -1220,3 +1220,210 @@ fn an_output_directory_with_an_earlier_listing_is_refused() {
     );
     assert_eq!(lines(), 3016, "the refused run wrote nothing");
 }
+
+/// A process that refuses the run before it starts (the planner's estimate,
+/// a directory it cannot use) tells the others, which stop at once with its
+/// reason instead of waiting for it.
+#[test]
+fn a_process_that_refuses_before_it_starts_tells_the_others_at_once() {
+    let not_a_dir = format!("{}/refuse-not-a-dir", env!("CARGO_TARGET_TMPDIR"));
+    std::fs::write(&not_a_dir, "a file").unwrap();
+    let base: &[&str] = &[
+        "states",
+        "english33",
+        "--from",
+        "start",
+        "--reachable",
+        "--count",
+    ];
+    let with = |extra: &[&str]| -> Vec<String> {
+        base.iter()
+            .chain(extra)
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+    };
+    // (the name, which process refuses, its extra flags, what it says)
+    let cases: Vec<(&str, usize, Vec<String>, &str)> = vec![
+        (
+            "planner",
+            1,
+            with(&["--max-memory", "16M"]),
+            "past the limit max-memory = 16777216",
+        ),
+        (
+            "planner-first",
+            0,
+            with(&["--max-memory", "16M"]),
+            "past the limit max-memory = 16777216",
+        ),
+        (
+            "spill-dir",
+            1,
+            with(&["--spill-dir", &not_a_dir]),
+            "refuse-not-a-dir",
+        ),
+    ];
+    for (name, refuser, refusing, says) in cases {
+        let plain: Vec<String> = with(&[]);
+        let each: Vec<Vec<&str>> = (0..2)
+            .map(|i| {
+                let args = if i == refuser { &refusing } else { &plain };
+                args.iter().map(String::as_str).collect()
+            })
+            .collect();
+        let each: Vec<&[&str]> = each.iter().map(Vec::as_slice).collect();
+        let started = Instant::now();
+        let outs = runs(&format!("refuse-{name}"), &each);
+        let took = started.elapsed();
+        assert!(took < Duration::from_secs(30), "{name}: {took:?}");
+        for (i, out) in outs.iter().enumerate() {
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{name}, process {i}: {err}");
+            assert!(out.stdout.is_empty(), "{name}, process {i} printed a count");
+            assert!(err.contains(says), "{name}, process {i}: {err}");
+            if i != refuser {
+                assert!(
+                    err.contains(&format!(
+                        "process {refuser} refused the run before it started"
+                    )),
+                    "{name}, process {i}: {err}"
+                );
+            }
+        }
+    }
+}
+
+/// More worker threads than the machine's cores can pay off are refused
+/// before any start, with the reason and the most that would run.
+#[test]
+fn worker_counts_that_cannot_pay_off_are_refused_with_the_reason() {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let most = cores * pegflip::plan::THREADS_PER_CORE;
+    let count = [
+        "states",
+        "triangle15",
+        "--from",
+        "start",
+        "--reachable",
+        "--count",
+    ];
+    for workers in [most + 1, 1024] {
+        let started = Instant::now();
+        let out = pegflip(
+            &[&count[..], &["--workers", &workers.to_string()]].concat(),
+            b"",
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(&format!("give --workers {most} or fewer")),
+            "{err}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
+    let out = pegflip(
+        &[&count[..], &["--workers", &most.to_string()]].concat(),
+        b"",
+    );
+    assert_eq!(stdout(&out), "3016\n");
+}
+
+/// What one spill file size reads as in `--progress`'s estimate (`12.5 MiB`).
+fn bytes_of(human: &str) -> f64 {
+    let (number, unit) = human.split_once(' ').expect("a number and a unit");
+    let number: f64 = number.parse().expect("a number");
+    number
+        * match unit {
+            "GiB" => (1u64 << 30) as f64,
+            "MiB" => (1u64 << 20) as f64,
+            "KiB" => 1024.0,
+            _ => 1.0,
+        }
+}
+
+fn dir_bytes(dir: &std::path::Path) -> u64 {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok()?.metadata().ok())
+                .map(|m| m.len())
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+/// The spill's disk estimate covers what the run writes at its peak
+/// (measured by watching the directory), and an interrupted run removes
+/// its spill files.
+#[test]
+fn the_spill_estimate_covers_the_disk_used_and_an_interrupt_removes_the_files() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("spill-peak");
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_arg = dir.display().to_string();
+    let args = [
+        "states",
+        "english33",
+        "--from",
+        "start",
+        "--reachable",
+        "--count",
+        "--symmetry",
+        "--workers",
+        "2",
+        "--spill-dir",
+        &dir_arg,
+        "--max-memory",
+        "128M",
+        "--progress",
+    ];
+    let mut child = spawn(&args);
+    let mut peak = 0;
+    while child.try_wait().unwrap().is_none() {
+        peak = peak.max(dir_bytes(&dir));
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(stdout(&out), "23475688\n");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let estimate = stderr
+        .split("; with the spill, ")
+        .nth(1)
+        .and_then(|rest| rest.split(" on disk").next())
+        .unwrap_or_else(|| panic!("no disk estimate in {stderr}"));
+    let estimate = bytes_of(estimate) * 2.0;
+    assert!(peak > 0, "the run spilled nothing");
+    assert!(
+        estimate >= peak as f64,
+        "the disk estimate {estimate} is below the {peak} bytes the spill held"
+    );
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+
+    // Interrupted once it has spilled: exit 130, and the directory is empty.
+    let mut child = spawn(&args);
+    let started = Instant::now();
+    while dir_bytes(&dir) == 0 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before it spilled"
+        );
+        assert!(started.elapsed() < Duration::from_secs(60));
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "an interrupted run left its spill files"
+    );
+}

@@ -345,6 +345,7 @@ fn every_query_under_every_memory_budget() {
                 reachable: true,
                 symmetry: false,
                 workers: 1,
+                threads: 1,
             }),
             Query::States(StatesQuery {
                 output: Output::Histogram,

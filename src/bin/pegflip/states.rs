@@ -146,56 +146,18 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     if cluster.as_ref().is_some_and(|c| c.processes() > 1) {
         quiet_lost_connections();
     }
-    let listing = match (&cluster, &args.output_dir, output) {
-        (Some(c), Some(dir), Output::List) => {
-            Some(listing(&puzzle, dir, args.format, c.workers())?)
+    let (request, written) = match prepare(args, &puzzle, &program, from, output, cluster.clone()) {
+        Ok(prepared) => prepared,
+        Err(e) => {
+            // The other processes learn of a refusal here at once, not after their wait.
+            #[cfg(feature = "dataflow")]
+            if let Some(c) = &cluster {
+                pegflip::tell_refusal(c, &format!("{e:#}"));
+            }
+            return Err(e);
         }
-        (Some(_), None, Output::List) => anyhow::bail!(
-            "a listing by --workers or --processes writes one file per worker: give --output-dir \
-             DIR (or --count or --histogram)"
-        ),
-        (None, Some(_), _) => {
-            anyhow::bail!("--output-dir is for listings by --workers or --processes")
-        }
-        _ if cluster.is_none() && args.spill_dir.is_some() => {
-            anyhow::bail!("--spill-dir is for --workers or --processes")
-        }
-        _ => None,
-    };
-    if let Some(dir) = &args.spill_dir {
-        std::fs::create_dir_all(dir).map_err(|source| pegflip::Error::Write {
-            path: dir.display().to_string(),
-            source,
-        })?;
-    }
-    let observer = cluster
-        .as_ref()
-        .filter(|_| args.progress || std::io::stderr().is_terminal())
-        .map(|_| report_progress());
-    let written = listing.as_ref().zip(cluster.as_ref()).map(|(l, c)| {
-        let first = c.process * c.threads;
-        (first..first + c.threads)
-            .map(|i| l.file(i, c.workers()).display().to_string())
-            .collect::<Vec<_>>()
-    });
-    let request = Request {
-        from,
-        reachable: args.reachable,
-        symmetry: args.symmetry,
-        explicit: args.no_orbits,
-        output,
-        cluster,
-        observer,
-        listing,
-        spill: args.spill_dir.clone(),
-        // Only JSON listings print a target puzzle's distances.
-        distances: args.json || args.format == Format::Json,
     };
     let limits = &puzzle.limits;
-    if args.explain {
-        let plan = pegflip::plan(&program, &request.query(), Default::default(), limits)?;
-        crate::common::explain(&plan);
-    }
     let objective = matches!(program.goal(), Goal::FewestPieces);
     let listing = !args.count && !args.histogram && written.is_none();
     let progress = Progress::new();
@@ -295,6 +257,72 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     }
     out.flush()?;
     Ok(crate::OK)
+}
+
+/// The request of a run, from its flags, and the files a dataflow listing
+/// will write; refused when the flags do not fit together or a directory
+/// cannot be used.
+fn prepare(
+    args: &Args,
+    puzzle: &pegflip::Puzzle,
+    program: &pegflip::Program,
+    from: Option<Bits>,
+    output: Output,
+    cluster: Option<pegflip::Cluster>,
+) -> anyhow::Result<(Request, Option<Vec<String>>)> {
+    let listing = match (&cluster, &args.output_dir, output) {
+        (Some(c), Some(dir), Output::List) => Some(listing(puzzle, dir, args.format, c.workers())?),
+        (Some(_), None, Output::List) => anyhow::bail!(
+            "a listing by --workers or --processes writes one file per worker: give --output-dir \
+             DIR (or --count or --histogram)"
+        ),
+        (None, Some(_), _) => {
+            anyhow::bail!("--output-dir is for listings by --workers or --processes")
+        }
+        _ if cluster.is_none() && args.spill_dir.is_some() => {
+            anyhow::bail!("--spill-dir is for --workers or --processes")
+        }
+        _ => None,
+    };
+    if let Some(dir) = &args.spill_dir {
+        std::fs::create_dir_all(dir).map_err(|source| pegflip::Error::Write {
+            path: dir.display().to_string(),
+            source,
+        })?;
+    }
+    let observer = cluster
+        .as_ref()
+        .filter(|_| args.progress || std::io::stderr().is_terminal())
+        .map(|_| report_progress());
+    let written = listing.as_ref().zip(cluster.as_ref()).map(|(l, c)| {
+        let first = c.process * c.threads;
+        (first..first + c.threads)
+            .map(|i| l.file(i, c.workers()).display().to_string())
+            .collect::<Vec<_>>()
+    });
+    let request = Request {
+        from,
+        reachable: args.reachable,
+        symmetry: args.symmetry,
+        explicit: args.no_orbits,
+        output,
+        cluster,
+        observer,
+        listing,
+        spill: args.spill_dir.clone(),
+        // Only JSON listings print a target puzzle's distances.
+        distances: args.json || args.format == Format::Json,
+    };
+    if args.explain {
+        let plan = pegflip::plan(
+            program,
+            &request.query(),
+            Default::default(),
+            &puzzle.limits,
+        )?;
+        crate::common::explain(&plan);
+    }
+    Ok((request, written))
 }
 
 /// How a dataflow run writes its states into `dir`: a line each, as `format`

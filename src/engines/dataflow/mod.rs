@@ -33,7 +33,7 @@ use timely::progress::Stamp;
 mod net;
 mod spill;
 
-pub use net::is_lost_connection;
+pub use net::{is_lost_connection, tell_refusal};
 pub use spill::remove_all as remove_spill_files;
 
 use crate::bits::Bits;
@@ -75,8 +75,16 @@ pub fn count(
     limits: &Limits,
     cluster: &Cluster,
 ) -> Result<Summary> {
-    let not_planned =
-        || Error::Internal("the dataflow engine was planned for a query it does not serve".into());
+    // What this process refuses before connecting, the others learn at once.
+    let refuse = |e: Error| {
+        net::tell_refusal(cluster, &e.to_string());
+        e
+    };
+    let not_planned = || {
+        refuse(Error::Internal(
+            "the dataflow engine was planned for a query it does not serve".into(),
+        ))
+    };
     let start = request
         .from
         .as_ref()
@@ -91,7 +99,8 @@ pub fn count(
         explicit,
         ..request.clone()
     };
-    let perms = crate::engines::pegs::start_group(program, start, request, limits)?;
+    let perms =
+        crate::engines::pegs::start_group(program, start, request, limits).map_err(refuse)?;
     // Built once here to refuse early; each worker builds its own copy.
     let engine = GridJumps::new(program, &perms).ok_or_else(not_planned)?;
     let order = engine.order();
@@ -112,10 +121,12 @@ pub fn count(
     let disk = match &request.spill {
         None => None,
         Some(dir) => {
-            let free = fs4::available_space(dir).map_err(|source| Error::Io {
-                path: dir.display().to_string(),
-                source,
-            })?;
+            let free = fs4::available_space(dir)
+                .map_err(|source| Error::Io {
+                    path: dir.display().to_string(),
+                    source,
+                })
+                .map_err(refuse)?;
             Some((estimate.2, free))
         }
     };
@@ -136,7 +147,7 @@ pub fn count(
     if let Some((bytes, free)) = disk {
         let need = bytes.saturating_mul(cluster.threads as u64);
         if need > free {
-            return Err(Error::Usage(format!(
+            return Err(refuse(Error::Usage(format!(
                 "the spill is estimated to need {} on {} ({} for each of {} workers), but {} is \
                  free there: spill to a bigger disk, or add processes",
                 crate::limits::human_bytes(u128::from(need)),
@@ -148,11 +159,11 @@ pub fn count(
                 crate::limits::human_bytes(u128::from(bytes)),
                 cluster.threads,
                 crate::limits::human_bytes(u128::from(free)),
-            )));
+            ))));
         }
     }
     if held > budget {
-        return Err(crate::limits::Limits::exceeded_bound(
+        return Err(refuse(crate::limits::Limits::exceeded_bound(
             "max-memory",
             format!(
                 "the memory one worker is estimated to need at its peak (from at most {} \
@@ -163,7 +174,7 @@ pub fn count(
             u128::from(held),
             u128::from(budget),
             "raise --max-memory, add processes, or give --spill-dir",
-        ));
+        )));
     }
     let shared = Arc::new(Shared {
         program: program.clone(),

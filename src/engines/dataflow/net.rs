@@ -26,6 +26,13 @@ const MAGIC: &[u8; 8] = b"PEGFLIP\x01";
 /// The most bytes a greeting's description may have.
 const MAX_GREETING: u32 = 1 << 16;
 
+/// How long a process that refuses the run before it starts waits for the
+/// others, to tell them so.
+const REFUSAL_WAIT: Duration = Duration::from_secs(10);
+
+/// The one key of the greeting of a process that refuses the run.
+const REFUSED: &str = "refused";
+
 /// What every process of a run must agree on before any work: the binary,
 /// the compiled program, the query, and the cluster, as named values.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,6 +73,22 @@ impl Agreement {
             ("--workers".into(), cluster.threads.to_string()),
             ("the hostfile".into(), cluster.addresses.join(" ")),
         ])
+    }
+
+    /// The greeting of a process that refuses the run, with its reason.
+    fn refusal(message: &str) -> Agreement {
+        let reason: String = message.chars().take(4096).collect();
+        Agreement(vec![(REFUSED.into(), reason.replace(['\n', '\t'], " "))])
+    }
+
+    /// The other process's refusal, in words, when its greeting is one.
+    fn refused(&self, other: usize) -> Option<String> {
+        let (key, reason) = self.0.first()?;
+        (key == REFUSED).then(|| {
+            format!(
+                "process {other} refused the run before it started, so none can be made: {reason}"
+            )
+        })
     }
 
     fn encode(&self, me: usize) -> Vec<u8> {
@@ -257,7 +280,10 @@ fn connect(
                  answered: check that every process has its own --process and the same hostfile"
             )));
         }
-        if let Some(diff) = agreement.differences(&theirs, me, i) {
+        if let Some(diff) = theirs
+            .refused(i)
+            .or_else(|| agreement.differences(&theirs, me, i))
+        {
             return Err(Error::Usage(diff));
         }
         stream
@@ -285,6 +311,9 @@ fn connect(
                         "process {me} was reached by a process that calls itself {index}: check \
                          that every process has its own --process and the same hostfile"
                     )));
+                }
+                if let Some(refusal) = theirs.refused(index) {
+                    return Err(Error::Usage(refusal));
                 }
                 // Answer first, so that the other process learns of a difference too.
                 stream
@@ -318,6 +347,63 @@ fn connect(
         }
     }
     Ok(sockets)
+}
+
+/// Tells the other processes of `cluster` that this one refuses the run,
+/// and why, so that they stop at once instead of waiting for it: it greets
+/// each with its refusal, as [`connect`] would with its agreement, for at
+/// most [`REFUSAL_WAIT`]. A process that cannot be told in that time (not
+/// started yet, or gone) is left to its own wait.
+pub fn tell_refusal(cluster: &Cluster, message: &str) {
+    let (me, addresses) = (cluster.process, &cluster.addresses);
+    if addresses.len() < 2 || me >= addresses.len() {
+        return;
+    }
+    let greeting = Agreement::refusal(message).encode(me);
+    let deadline = Instant::now() + REFUSAL_WAIT;
+    let Ok(listener) = TcpListener::bind(&addresses[me]) else {
+        return;
+    };
+    if listener.set_nonblocking(true).is_err() {
+        return;
+    }
+    // Writes the refusal, then waits for the other side to close or answer,
+    // so that the refusal is read before this side goes.
+    let tell = |mut stream: TcpStream| {
+        let _ = stream.set_nonblocking(false);
+        let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
+        if stream.write_all(&greeting).is_ok() {
+            let _ = stream.read(&mut [0u8; 64]);
+        }
+    };
+    let mut told: Vec<bool> = (0..addresses.len()).map(|i| i == me).collect();
+    while told.contains(&false) && Instant::now() < deadline {
+        for (i, address) in addresses.iter().enumerate().take(me) {
+            if !told[i]
+                && let Ok(stream) = TcpStream::connect(address)
+            {
+                tell(stream);
+                told[i] = true;
+            }
+        }
+        match listener.accept() {
+            Ok((mut stream, _)) => {
+                let _ = stream.set_nonblocking(false);
+                let _ = stream.set_read_timeout(Some(GREETING_WAIT));
+                if let Some((index, _)) = Agreement::read(&mut stream)
+                    && index > me
+                    && index < addresses.len()
+                {
+                    tell(stream);
+                    told[index] = true;
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err(_) => return,
+        }
+    }
 }
 
 /// Whether a panic's message is one of timely's when a connection to
