@@ -23,8 +23,14 @@ pub struct Diagnostic {
     pub line: usize,
     /// 1-based column, counted in characters.
     pub col: usize,
-    /// The text of the offending line, without its line ending.
+    /// The text of the offending line, without its line ending; of a line
+    /// past [`WINDOW`] characters, only the window around the column that
+    /// the message shows.
     pub text: String,
+    /// How many characters of the line come before `text` (0 when it starts the line).
+    pub text_from: usize,
+    /// Whether the line goes on past `text`.
+    pub text_cut: bool,
     /// A short lowercase message.
     pub message: String,
 }
@@ -50,12 +56,40 @@ impl Diagnostic {
             .find('\n')
             .map_or(source.len(), |i| offset + i);
         let text = source[line_start..line_end].trim_end_matches('\r');
+        let line = source[..line_start].matches('\n').count() + 1;
+        let col = source[line_start..offset].chars().count();
+        Self::in_line(severity, file, line, col, text, 0, false, message)
+    }
+
+    /// A diagnostic at 0-based character `col` of line `line`, of which
+    /// `text` is what is known: the line's characters from `from` on, with
+    /// more after it when `continues`. Only the window around the column is kept.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn in_line(
+        severity: Severity,
+        file: &str,
+        line: usize,
+        col: usize,
+        text: &str,
+        from: usize,
+        continues: bool,
+        message: String,
+    ) -> Self {
+        let text = text.trim_end_matches('\r');
+        let len = text.chars().count();
+        let at = col.saturating_sub(from).min(len);
+        let (skip, take) = match len <= WINDOW {
+            true => (0, len),
+            false => (at.saturating_sub(WINDOW / 2).min(len - WINDOW), WINDOW),
+        };
         Diagnostic {
             severity,
             file: file.to_string(),
-            line: source[..line_start].matches('\n').count() + 1,
-            col: source[line_start..offset].chars().count() + 1,
-            text: text.to_string(),
+            line,
+            col: col + 1,
+            text: text.chars().skip(skip).take(take).collect(),
+            text_from: from + skip,
+            text_cut: continues || skip + take < len,
             message,
         }
     }
@@ -72,21 +106,12 @@ impl fmt::Display for Diagnostic {
             "{}:{}:{}: {kind}: {}",
             self.file, self.line, self.col, self.message
         )?;
-        // A long line is shown as a window around the column, marked at the cut ends.
+        // A long line is shown as the window kept, marked at the cut ends.
         let len = self.text.chars().count();
-        let col = self.col.saturating_sub(1).min(len);
-        let (from, to) = if len <= WINDOW {
-            (0, len)
-        } else {
-            let from = col.saturating_sub(WINDOW / 2).min(len - WINDOW);
-            (from, from + WINDOW)
-        };
-        let (before, after) = (
-            if from > 0 { "…" } else { "" },
-            if to < len { "…" } else { "" },
-        );
-        let shown: String = self.text.chars().skip(from).take(to - from).collect();
-        writeln!(f, "{before}{shown}{after}")?;
+        let col = self.col.saturating_sub(1 + self.text_from).min(len);
+        let before = if self.text_from > 0 { "…" } else { "" };
+        let after = if self.text_cut { "…" } else { "" };
+        writeln!(f, "{before}{}{after}", self.text)?;
         // Keep tabs so that the caret lines up under tab-indented text.
         let pad: String = before
             .chars()
@@ -94,8 +119,7 @@ impl fmt::Display for Diagnostic {
             .chain(
                 self.text
                     .chars()
-                    .skip(from)
-                    .take(col - from)
+                    .take(col)
                     .map(|c| if c == '\t' { '\t' } else { ' ' }),
             )
             .collect();

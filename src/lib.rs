@@ -80,7 +80,7 @@ pub mod batch;
 pub mod render;
 
 pub use answer::Answer;
-pub use batch::{BatchOutput, batch};
+pub use batch::{BatchOutput, batch, batch_to};
 pub use bits::Bits;
 pub use board::{Board, CellId};
 #[cfg(feature = "dataflow")]

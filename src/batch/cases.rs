@@ -1,15 +1,15 @@
 //! Judge formats beyond the seeds': a size per case, a cell a word, a shape and goal cell per case, press matrices and move lists.
 
 use std::collections::HashMap;
+use std::io::{Read, Write};
 use std::rc::Rc;
 
-use super::BatchOutput;
 use super::write::{fill, write_answer};
 use crate::bits::Bits;
 use crate::engines::linear::Linear;
 use crate::engines::linear::first_fewest_presses;
 use crate::error::{Diagnostic, Error, Result};
-use crate::io::board::{Tokens, tokens};
+use crate::io::stream::{Pos, Words};
 use crate::limits::Limits;
 use crate::outcome::Outcome;
 use crate::plan::solve_plan;
@@ -34,9 +34,9 @@ struct Case {
     rows: usize,
     cols: usize,
     cells: Vec<Written>,
-    at: Vec<usize>,
+    at: Vec<Pos>,
     /// Where the case begins, for errors about the case as a whole.
-    start: usize,
+    start: Pos,
 }
 
 /// A compiled variant of the puzzle, with its plan and, for linear puzzles,
@@ -49,34 +49,44 @@ struct Variant {
 /// What identifies a variant: size, the present positions (when shapes vary) and the goal cell.
 type Key = (usize, usize, Option<Vec<bool>>, Option<usize>);
 
-struct Reader<'a> {
-    source: &'a str,
-    file: &'a str,
-    toks: Tokens<'a>,
+/// The most compiled variants kept at once; past it the cache starts again,
+/// so an input of ever new sizes holds no more than this many.
+const VARIANTS: usize = 64;
+
+struct Reader<R> {
+    words: Words<R>,
+    /// A buffer for the words of a case.
+    tok: String,
 }
 
-impl<'a> Reader<'a> {
-    fn err(&self, at: usize, message: impl Into<String>) -> Error {
-        Error::input(self.file, self.source, at, message)
+impl<R: Read> Reader<R> {
+    fn err(&mut self, at: Pos, message: impl Into<String>) -> Error {
+        self.words.error(at, message)
     }
 
-    /// The next word, or an error saying what was expected (described only
-    /// when needed) at the end of input.
+    /// The next word into `tok`, or an error saying what was expected
+    /// (described only when needed) at the end of input.
     fn word<S: std::fmt::Display>(
         &mut self,
+        tok: &mut String,
         expected: impl FnOnce() -> S,
-    ) -> Result<(usize, &'a str)> {
-        self.toks.next().ok_or_else(|| {
-            self.err(
-                self.source.trim_end().len(),
-                format!("the input ends where {} was expected", expected()),
-            )
-        })
+    ) -> Result<Pos> {
+        match self.words.next_word(tok)? {
+            Some(at) => Ok(at),
+            None => {
+                let end = self.words.end();
+                Err(self.err(
+                    end,
+                    format!("the input ends where {} was expected", expected()),
+                ))
+            }
+        }
     }
 
     /// A number from `min` to `max`.
-    fn number(&mut self, what: &str, min: usize, max: usize) -> Result<(usize, usize)> {
-        let (at, tok) = self.word(|| what)?;
+    fn number(&mut self, what: &str, min: usize, max: usize) -> Result<(Pos, usize)> {
+        let mut tok = String::new();
+        let at = self.word(&mut tok, || what)?;
         match tok.parse::<usize>() {
             Ok(n) if (min..=max).contains(&n) => Ok((at, n)),
             Ok(n) => Err(self.err(
@@ -92,20 +102,21 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Answers judge input in a format the fast path does not read: see [`BatchFormat`].
-pub(super) fn batch_cases(
+/// Answers judge input in a format the fast path does not read (see
+/// [`BatchFormat`]), writing each case's answer to `out` as it is found.
+pub(super) fn batch_cases<R: Read>(
     program: &Program,
-    source: &str,
-    file: &str,
+    words: Words<R>,
     limits: &Limits,
     prefer: Preference,
-) -> Result<BatchOutput> {
+    out: &mut dyn Write,
+    warn: &mut dyn FnMut(Diagnostic),
+) -> Result<crate::plan::Plan> {
     let puzzle = program.puzzle();
     let format = &puzzle.batch;
     let mut reader = Reader {
-        source,
-        file,
-        toks: tokens(source),
+        words,
+        tok: String::new(),
     };
     let expected = match format.header {
         Header::None => None,
@@ -114,42 +125,45 @@ pub(super) fn batch_cases(
     let mut variants: HashMap<Key, Rc<Variant>> = HashMap::new();
     let mut first_plan = None;
     let mut text = Vec::new();
-    let mut warnings = Vec::new();
     let mut k = 0;
     loop {
+        for w in reader.words.take_warnings() {
+            warn(w);
+        }
+        let next = reader.words.next_pos()?;
         if expected == Some(k) {
-            if let Some((at, _)) = reader.toks.next() {
-                warnings.push(Diagnostic::warning(
-                    file,
-                    source,
-                    at,
-                    format!("ignored input after the last of the {k} cases"),
-                ));
+            if let Some(at) = next {
+                reader
+                    .words
+                    .warn(at, format!("ignored input after the last of the {k} cases"));
             }
             break;
         }
-        let mut peek = reader.toks.clone();
-        if expected.is_none() && peek.next().is_none() {
-            break;
-        }
-        if expected.is_some() && peek.next().is_none() {
+        let Some(start) = next else {
+            let Some(n) = expected else {
+                break;
+            };
             let cases = if k == 1 { "case" } else { "cases" };
+            let end = reader.words.end();
             return Err(reader.err(
-                source.trim_end().len(),
+                end,
                 format!(
-                    "case {} of {} is missing: the input ends after {k} {cases}",
-                    k + 1,
-                    expected.unwrap_or(0)
+                    "case {} of {n} is missing: the input ends after {k} {cases}",
+                    k + 1
                 ),
             ));
-        }
+        };
         k += 1;
-        let case = read_case(&mut reader, program, format, limits)?;
-        let variant = variant(&mut variants, program, &case, &reader, limits, prefer)?;
+        let case = read_case(&mut reader, start, program, format, limits)?;
+        if variants.len() >= VARIANTS {
+            variants.clear();
+        }
+        let variant = variant(&mut variants, program, &case, &mut reader, limits, prefer)?;
         first_plan.get_or_insert_with(|| variant.solver.plan().erase());
         let start = state(&variant.program, &case);
         let outcome = solve_case(&variant, &start, format.tie_break, limits)
-            .map_err(|e| locate(e, &reader, &case, k))?;
+            .map_err(|e| locate(e, &mut reader, &case, k))?;
+        text.clear();
         if k > 1
             && let Some(between) = &format.between
         {
@@ -161,21 +175,20 @@ pub(super) fn batch_cases(
             text.push(b'\n');
         }
         write_answer(&mut text, &variant.program, &outcome, format)
-            .map_err(|e| locate(e, &reader, &case, k))?;
+            .map_err(|e| locate(e, &mut reader, &case, k))?;
+        super::emit(out, &text)?;
     }
-    let plan = match first_plan {
-        Some(plan) => plan,
-        None => solve_plan(program, prefer, limits)?.erase(),
-    };
-    Ok(BatchOutput {
-        text,
-        warnings,
-        plan,
-    })
+    for w in reader.words.finish() {
+        warn(w);
+    }
+    match first_plan {
+        Some(plan) => Ok(plan),
+        None => Ok(solve_plan(program, prefer, limits)?.erase()),
+    }
 }
 
 /// An error found while answering case `k`, said of that case when it is not already located.
-fn locate(e: Error, reader: &Reader, case: &Case, k: usize) -> Error {
+fn locate<R: Read>(e: Error, reader: &mut Reader<R>, case: &Case, k: usize) -> Error {
     match e {
         Error::Input(_) => e,
         other => reader.err(case.start, format!("case {k}: {other}")),
@@ -183,14 +196,16 @@ fn locate(e: Error, reader: &Reader, case: &Case, k: usize) -> Error {
 }
 
 /// Reads one case: its size (when the format gives one per case), then its cells.
-fn read_case(
-    reader: &mut Reader,
+fn read_case<R: Read>(
+    reader: &mut Reader<R>,
+    start: Pos,
     program: &Program,
     format: &BatchFormat,
     limits: &Limits,
 ) -> Result<Case> {
     let board = program.board();
-    let start = reader.toks.clone().next().map_or(0, |(at, _)| at);
+    reader.words.mark(start);
+    let mut tok = std::mem::take(&mut reader.tok);
     let max = usize::try_from(limits.grid_positions).unwrap_or(usize::MAX);
     let (rows, cols) = match format.size {
         Size::Fixed => (board.rows(), board.cols()),
@@ -241,8 +256,9 @@ fn read_case(
     for r in 0..rows {
         if format.separated {
             for c in 0..cols {
-                let (pos, tok) =
-                    reader.word(|| format!("cell [{r}, {c}] (row {r} has {cols} cells)"))?;
+                let pos = reader.word(&mut tok, || {
+                    format!("cell [{r}, {c}] (row {r} has {cols} cells)")
+                })?;
                 let mut chars = tok.chars();
                 let written = match (chars.next(), chars.next()) {
                     (Some(ch), None) => classify(ch),
@@ -262,12 +278,12 @@ fn read_case(
                 at.push(pos);
             }
         } else {
-            let (pos, tok) = reader.word(|| format!("row {r} of {rows}"))?;
+            let pos = reader.word(&mut tok, || format!("row {r} of {rows}"))?;
             let mut n = 0;
-            for (i, ch) in tok.char_indices() {
+            for ch in tok.chars() {
                 let Some(written) = classify(ch) else {
                     return Err(reader.err(
-                        pos + i,
+                        pos.plus(n),
                         format!(
                             "unexpected character '{}': expected {}",
                             ch.escape_debug(),
@@ -277,17 +293,17 @@ fn read_case(
                 };
                 if n == cols {
                     return Err(reader.err(
-                        pos + i,
+                        pos.plus(n),
                         format!("row {r} is longer than the board's {cols} columns"),
                     ));
                 }
                 cells.push(written);
-                at.push(pos + i);
+                at.push(pos.plus(n));
                 n += 1;
             }
             if n < cols {
                 return Err(reader.err(
-                    pos + tok.len(),
+                    pos.plus(n),
                     format!("row {r} has {n} cells, expected {cols}"),
                 ));
             }
@@ -351,15 +367,16 @@ fn read_case(
             ),
         ));
     }
+    reader.tok = tok;
     Ok(case)
 }
 
 /// The compiled variant for a case, from the cache or built and planned now.
-fn variant(
+fn variant<R: Read>(
     cache: &mut HashMap<Key, Rc<Variant>>,
     program: &Program,
     case: &Case,
-    reader: &Reader,
+    reader: &mut Reader<R>,
     limits: &Limits,
     prefer: Preference,
 ) -> Result<Rc<Variant>> {

@@ -3,9 +3,12 @@
 mod cases;
 mod write;
 
+use std::io::{Read, Write};
+
 use crate::bits::Bits;
 use crate::error::{Diagnostic, Error, Result};
-use crate::io::board::{read_row, tokens};
+use crate::io::board::read_row;
+use crate::io::stream::Words;
 use crate::limits::Limits;
 use crate::outcome::Outcome;
 use crate::plan::batch_plan;
@@ -52,111 +55,198 @@ pub fn batch(
     limits: &Limits,
     prefer: Preference,
 ) -> Result<BatchOutput> {
-    let puzzle = program.puzzle();
-    let source = std::str::from_utf8(input).map_err(|e| {
-        let text = String::from_utf8_lossy(input);
-        Error::input(file, &text, e.valid_up_to(), "input is not valid UTF-8")
+    let mut text = Vec::new();
+    let mut warnings = Vec::new();
+    let plan = batch_to(program, input, file, limits, prefer, &mut text, &mut |w| {
+        warnings.push(w)
     })?;
-    let source = source.strip_prefix(crate::io::BOM).unwrap_or(source);
-    if !puzzle.batch.is_plain() {
-        return cases::batch_cases(program, source, file, limits, prefer);
+    Ok(BatchOutput {
+        text,
+        warnings,
+        plan,
+    })
+}
+
+/// [`batch()`] as a stream: reads the cases from `input` as they come and
+/// writes each answer to `out` as soon as it is found, so that an input of
+/// any length takes the memory of one case (and of the first
+/// [`PLAN_AHEAD`] boards, read before planning). Warnings go to `warn` once
+/// the line they are about has been read. Returns how the boards were
+/// answered. After an error, the answers before it have been written.
+///
+/// ```
+/// let program = pegflip::Puzzle::from_file("puzzles/pebble12.toml")?.compile()?;
+/// let mut out = Vec::new();
+/// let input = &b"2\n---oo-------\noooooooooooo\n"[..];
+/// pegflip::batch_to(&program, input, "<stdin>", &Default::default(), Default::default(),
+///     &mut out, &mut |w| eprintln!("{w}"))?;
+/// assert_eq!(out, b"1\n12\n");
+/// # Ok::<(), pegflip::Error>(())
+/// ```
+pub fn batch_to(
+    program: &Program,
+    input: impl Read,
+    file: &str,
+    limits: &Limits,
+    prefer: Preference,
+    out: &mut dyn Write,
+    warn: &mut dyn FnMut(Diagnostic),
+) -> Result<crate::plan::Plan> {
+    let words = Words::new(input, file);
+    if !program.puzzle().batch.is_plain() {
+        return cases::batch_cases(program, words, limits, prefer, out, warn);
     }
-    let (boards, warnings) = read_boards(puzzle, source, file)?;
+    let mut reader = BoardReader::new(program.puzzle(), words)?;
     let cells = program.cells();
     let words = cells.div_ceil(64).max(1);
-    let count = boards.len() / words;
+    // The first boards are read before planning, so that the plan knows
+    // how many there are when the input is short.
+    let mut ahead: Vec<u64> = Vec::new();
+    let mut state = vec![0u64; words];
+    let mut ended = false;
+    while ahead.len() < PLAN_AHEAD * words {
+        if !reader.next_board(&mut state)? {
+            ended = true;
+            break;
+        }
+        ahead.extend_from_slice(&state);
+    }
+    let read = ahead.len() / words;
+    let count = match (reader.expected, ended) {
+        (Some(n), _) => n,
+        (None, true) => read,
+        // More boards follow: at least this many, and likely more.
+        (None, false) => read.saturating_mul(16),
+    };
     let plan = batch_plan(program, count, prefer, limits)?;
-    let impossible = puzzle.batch.impossible.as_bytes();
+    let impossible = puzzle_word(program);
     let numbers: Vec<String> = (0..256).map(|n| n.to_string()).collect();
-    let mut text = Vec::with_capacity(count * 3);
-    let mut answer = |v: Option<usize>| {
+    let mut text = Vec::with_capacity(1 << 16);
+    let objective = matches!(program.goal(), Goal::FewestPieces);
+    let engine = BatchEngine::new(program, &plan, limits)?;
+    let answer = |board: &[u64], text: &mut Vec<u8>| -> Result<()> {
+        let v = match &engine {
+            BatchEngine::Table(table) => table.answer(board[0]).map(|v| v as usize),
+            BatchEngine::EachBoard(prepared) => {
+                let start = Bits::from_words(cells, board);
+                match prepared.solve(program, &start, limits)? {
+                    Outcome::Solved(s) if objective => Some(s.end.count_ones()),
+                    Outcome::Solved(s) => Some(s.length()),
+                    Outcome::Unsolvable(_) => None,
+                }
+            }
+        };
         match v {
             Some(v) if v < numbers.len() => text.extend_from_slice(numbers[v].as_bytes()),
             Some(v) => text.extend_from_slice(v.to_string().as_bytes()),
             None => text.extend_from_slice(impossible),
         }
         text.push(b'\n');
+        Ok(())
     };
-    let objective = matches!(program.goal(), Goal::FewestPieces);
-    match BatchEngine::new(program, &plan, limits)? {
-        BatchEngine::Table(table) => {
-            for &b in &boards {
-                answer(table.answer(b).map(|v| v as usize));
-            }
-        }
-        BatchEngine::EachBoard(prepared) => {
-            for b in boards.chunks(words) {
-                let start = Bits::from_words(cells, b);
-                answer(match prepared.solve(program, &start, limits)? {
-                    Outcome::Solved(s) if objective => Some(s.end.count_ones()),
-                    Outcome::Solved(s) => Some(s.length()),
-                    Outcome::Unsolvable(_) => None,
-                });
+    for board in ahead.chunks(words) {
+        answer(board, &mut text)?;
+    }
+    drop(ahead);
+    for w in reader.words.take_warnings() {
+        warn(w);
+    }
+    if !ended {
+        while reader.next_board(&mut state)? {
+            answer(&state, &mut text)?;
+            if text.len() >= 1 << 16 {
+                emit(out, &text)?;
+                text.clear();
+                for w in reader.words.take_warnings() {
+                    warn(w);
+                }
             }
         }
     }
-    Ok(BatchOutput {
-        text,
-        warnings,
-        plan: plan.erase(),
+    emit(out, &text)?;
+    for w in reader.words.finish() {
+        warn(w);
+    }
+    Ok(plan.erase())
+}
+
+/// The boards read before a plain batch is planned.
+pub const PLAN_AHEAD: usize = 1 << 16;
+
+/// The word a plain batch writes for a board with no answer.
+fn puzzle_word(program: &Program) -> &[u8] {
+    program.puzzle().batch.impossible.as_bytes()
+}
+
+/// Writes answers to the output.
+pub(crate) fn emit(out: &mut dyn Write, text: &[u8]) -> Result<()> {
+    out.write_all(text).map_err(|source| Error::Write {
+        path: "the output".into(),
+        source,
     })
 }
 
-/// Reads every board of the input: `cells.div_ceil(64)` words per board, one after another.
-fn read_boards(puzzle: &Puzzle, source: &str, file: &str) -> Result<(Vec<u64>, Vec<Diagnostic>)> {
-    let board = &puzzle.board;
-    let (rows, cols) = (board.rows(), board.cols());
-    let fast_rows = board.is_rectangular() && board.cells() <= 64;
-    let mut warnings = Vec::new();
-    let mut toks = tokens(source);
-    let expected = match puzzle.batch.header {
-        Header::None => None,
-        Header::Count => {
-            let Some((at, tok)) = toks.next() else {
-                return Err(Error::input(
-                    file,
-                    source,
-                    source.len(),
-                    "empty input: expected the number of boards",
-                ));
-            };
-            let n: usize = tok.parse().map_err(|_| {
-                Error::input(
-                    file,
-                    source,
-                    at,
-                    format!("expected the number of boards, found '{tok}'"),
-                )
-            })?;
-            Some(n)
-        }
-    };
-    let words = board.cells().div_ceil(64);
-    let mut state = vec![0u64; words];
-    let mut count = 0;
-    let mut boards = Vec::with_capacity(
-        (expected.unwrap_or(source.len() / (board.cells() + 1)) * words).min(1 << 24),
-    );
-    loop {
-        if expected == Some(count) {
-            if let Some((at, _)) = toks.next() {
-                warnings.push(Diagnostic::warning(
-                    file,
-                    source,
+/// The boards of a plain batch input, one at a time: `cells.div_ceil(64)`
+/// words each.
+struct BoardReader<'p, R> {
+    puzzle: &'p Puzzle,
+    words: Words<R>,
+    /// The number of boards the input says it has.
+    expected: Option<usize>,
+    count: usize,
+    tok: String,
+}
+
+impl<'p, R: Read> BoardReader<'p, R> {
+    fn new(puzzle: &'p Puzzle, mut words: Words<R>) -> Result<Self> {
+        let mut tok = String::new();
+        let expected = match puzzle.batch.header {
+            Header::None => None,
+            Header::Count => {
+                let Some(at) = words.next_word(&mut tok)? else {
+                    let end = words.end();
+                    return Err(words.error(end, "empty input: expected the number of boards"));
+                };
+                let n: usize = tok.parse().map_err(|_| {
+                    let message = format!("expected the number of boards, found '{tok}'");
+                    words.error(at, message)
+                })?;
+                Some(n)
+            }
+        };
+        Ok(BoardReader {
+            puzzle,
+            words,
+            expected,
+            count: 0,
+            tok,
+        })
+    }
+
+    /// Reads the next board into `state`; false when there is none.
+    fn next_board(&mut self, state: &mut [u64]) -> Result<bool> {
+        let board = &self.puzzle.board;
+        let symbols = &self.puzzle.symbols;
+        let (rows, cols) = (board.rows(), board.cols());
+        let fast_rows = board.is_rectangular() && board.cells() <= 64;
+        let count = self.count;
+        if self.expected == Some(count) {
+            if let Some(at) = self.words.next_pos()? {
+                self.words.warn(
                     at,
                     format!("ignored input after the last of the {count} boards"),
-                ));
+                );
             }
-            break;
+            return Ok(false);
         }
         state.fill(0);
         for r in 0..rows {
-            let Some((at, tok)) = toks.next() else {
-                if r == 0 && expected.is_none() {
-                    return Ok((boards, warnings));
+            let Some(at) = self.words.next_word(&mut self.tok)? else {
+                if r == 0 && self.expected.is_none() {
+                    return Ok(false);
                 }
                 let k = count + 1;
-                let message = match expected {
+                let message = match self.expected {
                     Some(n) if r == 0 => {
                         let boards = if k == 2 { "board" } else { "boards" };
                         format!(
@@ -168,29 +258,32 @@ fn read_boards(puzzle: &Puzzle, source: &str, file: &str) -> Result<(Vec<u64>, V
                         "board {k} is incomplete: found {r} of its {rows} rows, then the end of input"
                     ),
                 };
-                // Point just past the last token, on the line where input stopped.
-                return Err(Error::input(file, source, source.trim_end().len(), message));
+                // Just past the last word, on the line where input stopped.
+                let end = self.words.end();
+                return Err(self.words.error(end, message));
             };
+            let tok = &self.tok;
             // Fast path: a full-width row of a rectangular board, on and off symbols only.
             if fast_rows
                 && tok.len() == cols
-                && let Some(mask) = puzzle.symbols.row_mask(tok.as_bytes())
+                && let Some(mask) = symbols.row_mask(tok.as_bytes())
             {
                 state[0] |= mask << (r * cols);
                 continue;
             }
-            match read_row(tok, r, board, &puzzle.symbols, |c| {
-                state[c / 64] |= 1 << (c % 64)
-            }) {
+            match read_row(tok, r, board, symbols, |c| state[c / 64] |= 1 << (c % 64)) {
                 Ok(None) => {}
                 Ok(Some(w)) => {
-                    warnings.push(Diagnostic::warning(file, source, at + w.at, w.message))
+                    let place = at.within(tok, w.at);
+                    self.words.warn(place, w.message);
                 }
-                Err(e) => return Err(Error::input(file, source, at + e.at, e.message)),
+                Err(e) => {
+                    let place = at.within(tok, e.at);
+                    return Err(self.words.error(place, e.message));
+                }
             }
         }
-        boards.extend_from_slice(&state);
-        count += 1;
+        self.count += 1;
+        Ok(true)
     }
-    Ok((boards, warnings))
 }

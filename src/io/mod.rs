@@ -5,3 +5,4 @@
 pub const BOM: &str = "\u{feff}";
 
 pub mod board;
+pub(crate) mod stream;

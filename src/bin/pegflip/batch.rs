@@ -1,6 +1,8 @@
 //! `pegflip batch`: judge-format input to judge-format output, byte for byte.
 
-use std::io::Write;
+use std::io::{BufWriter, Write};
+
+use serde_json::json;
 
 use clap::Parser;
 
@@ -37,26 +39,78 @@ pub struct Args {
 pub fn run(args: &Args) -> anyhow::Result<u8> {
     let puzzle = args.puzzle.load()?;
     let program = puzzle.compile()?;
-    let (input, name) = crate::read_input(args.input.as_deref())?;
-    let out = pegflip::batch(&program, &input, &name, &puzzle.limits, args.solver.into())?;
+    let (input, name) = crate::open_input(args.input.as_deref())?;
+    let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let limits = &puzzle.limits;
+    let solver = args.solver.into();
+    let plan = if args.json {
+        out.write_all(b"{\n  \"answers\": [")?;
+        let mut lines = JsonLines {
+            out: &mut out,
+            line: Vec::new(),
+            first: true,
+        };
+        let mut warnings = Vec::new();
+        let mut more = 0u64;
+        let plan = pegflip::batch_to(&program, input, &name, limits, solver, &mut lines, &mut |w| {
+            if warnings.len() < JSON_WARNINGS {
+                warnings.push(json!({ "file": w.file, "line": w.line, "col": w.col, "message": w.message }));
+            } else {
+                more += 1;
+            }
+        })?;
+        let first = lines.first;
+        out.write_all(if first { b"]" } else { b"\n  ]" })?;
+        let list = serde_json::to_string_pretty(&warnings)?.replace('\n', "\n  ");
+        write!(out, ",\n  \"warnings\": {list}")?;
+        if more > 0 {
+            write!(out, ",\n  \"more_warnings\": {more}")?;
+        }
+        out.write_all(b"\n}\n")?;
+        plan
+    } else {
+        pegflip::batch_to(&program, input, &name, limits, solver, &mut out, &mut |w| {
+            crate::warn(&[w])
+        })?
+    };
+    out.flush()?;
     if args.explain {
-        crate::common::explain(&out.plan);
+        crate::common::explain(&plan);
     }
-    let mut stdout = std::io::stdout().lock();
-    if args.json {
-        let text = String::from_utf8_lossy(&out.text);
-        let warnings: Vec<_> = out
-            .warnings
-            .iter()
-            .map(|w| serde_json::json!({ "file": w.file, "line": w.line, "col": w.col, "message": w.message }))
-            .collect();
-        let v = serde_json::json!({ "answers": text.lines().collect::<Vec<_>>(), "warnings": warnings });
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
-        stdout.flush()?;
-        return Ok(crate::OK);
-    }
-    crate::warn(&out.warnings);
-    stdout.write_all(&out.text)?;
-    stdout.flush()?;
     Ok(crate::OK)
+}
+
+/// The most warnings `--json` lists; past it, `more_warnings` counts the rest.
+const JSON_WARNINGS: usize = 1000;
+
+/// Answers as the JSON list `--json` writes: each line of the judge's
+/// output becomes one string, as it comes.
+struct JsonLines<W: Write> {
+    out: W,
+    line: Vec<u8>,
+    first: bool,
+}
+
+impl<W: Write> Write for JsonLines<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        for part in buf.split_inclusive(|&b| b == b'\n') {
+            match part.split_last() {
+                Some((b'\n', line)) => {
+                    self.line.extend_from_slice(line);
+                    let sep: &[u8] = if self.first { b"\n    " } else { b",\n    " };
+                    self.first = false;
+                    self.out.write_all(sep)?;
+                    let text = String::from_utf8_lossy(&self.line);
+                    serde_json::to_writer(&mut self.out, &text)?;
+                    self.line.clear();
+                }
+                _ => self.line.extend_from_slice(part),
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
 }

@@ -218,6 +218,21 @@ fn read_input(path: Option<&str>) -> anyhow::Result<(Vec<u8>, String)> {
     Ok((bytes, name))
 }
 
+/// Opens a file, or standard input for `-` or no path, to read as it
+/// comes; with the name to use in messages.
+fn open_input(path: Option<&str>) -> anyhow::Result<(Box<dyn std::io::Read>, String)> {
+    match path {
+        None | Some("-") => Ok((Box::new(std::io::stdin().lock()), "<stdin>".into())),
+        Some(p) => {
+            let file = std::fs::File::open(p).map_err(|source| pegflip::Error::Io {
+                path: p.into(),
+                source,
+            })?;
+            Ok((Box::new(file), p.into()))
+        }
+    }
+}
+
 fn read_bytes(path: Option<&str>) -> anyhow::Result<(Vec<u8>, String)> {
     match path {
         None | Some("-") => {
