@@ -68,6 +68,9 @@ struct Family {
     ladder: &'static [u64],
     /// Whether the largest limit of the ladder is enough for the answer.
     answers: bool,
+    /// Whether every limit of the ladder is: the command reads its input as
+    /// a stream, in the memory of one case or move.
+    streams: bool,
 }
 
 const MIB: u64 = 1 << 20;
@@ -132,7 +135,7 @@ fn families(dir: &std::path::Path) -> Vec<Family> {
     answer["optimal"] = false.into();
     answer["moves"] = moves.into();
     let answer = file(dir, "answer.json", &answer.to_string());
-    let cases = 100_000;
+    let cases = 1_000_000;
     let mut judge = format!("{cases}\n");
     for case in 0..cases {
         for row in 0..5 {
@@ -156,6 +159,7 @@ fn families(dir: &std::path::Path) -> Vec<Family> {
             stdin: vec![],
             ladder: &[16 * MIB, 40 * MIB, 80 * MIB, 300 * MIB],
             answers: true,
+            streams: false,
         },
         Family {
             name: "solve by search (lit-only 8 × 8)",
@@ -163,6 +167,7 @@ fn families(dir: &std::path::Path) -> Vec<Family> {
             stdin: vec![],
             ladder: &[16 * MIB, 50 * MIB, 150 * MIB],
             answers: false,
+            streams: false,
         },
         Family {
             name: "check (a 20,000 × 20,000 grid)",
@@ -170,6 +175,7 @@ fn families(dir: &std::path::Path) -> Vec<Family> {
             stdin: vec![],
             ladder: &[16 * MIB, 50 * MIB, 200 * MIB],
             answers: true,
+            streams: false,
         },
         Family {
             name: "analyze (a 20,000 × 20,000 grid)",
@@ -177,6 +183,7 @@ fn families(dir: &std::path::Path) -> Vec<Family> {
             stdin: vec![],
             ladder: &[16 * MIB, 100 * MIB],
             answers: false,
+            streams: false,
         },
         Family {
             name: "graph (lit-only 6 × 6, with its DOT text)",
@@ -184,20 +191,23 @@ fn families(dir: &std::path::Path) -> Vec<Family> {
             stdin: vec![],
             ladder: &[16 * MIB, 30 * MIB, 100 * MIB],
             answers: false,
+            streams: false,
         },
         Family {
             name: "verify (an answer of a million presses)",
             args: strings(&["verify", "lights-out", &answer]),
             stdin: vec![],
-            ladder: &[16 * MIB, 50 * MIB, 400 * MIB],
+            ladder: &[16 * MIB, 50 * MIB],
             answers: true,
+            streams: true,
         },
         Family {
-            name: "batch (100,000 judge cases)",
+            name: "batch (a million judge cases)",
             args: strings(&["batch", "poj1222"]),
             stdin: judge.into_bytes(),
-            ladder: &[16 * MIB, 20 * MIB, 60 * MIB],
+            ladder: &[16 * MIB, 20 * MIB],
             answers: true,
+            streams: true,
         },
         Family {
             name: "states by layers (English, up to symmetry)",
@@ -213,6 +223,7 @@ fn families(dir: &std::path::Path) -> Vec<Family> {
             stdin: vec![],
             ladder: &[20 * MIB, 100 * MIB, 300 * MIB],
             answers: false,
+            streams: false,
         },
         Family {
             name: "states by dataflow (English, up to symmetry, 2 workers)",
@@ -230,6 +241,7 @@ fn families(dir: &std::path::Path) -> Vec<Family> {
             stdin: vec![],
             ladder: &[20 * MIB, 100 * MIB, 300 * MIB],
             answers: true,
+            streams: false,
         },
         Family {
             name: "serve's worker (loading a 1 × 2000 row-and-column puzzle)",
@@ -237,6 +249,7 @@ fn families(dir: &std::path::Path) -> Vec<Family> {
             stdin: load.to_string().into_bytes(),
             ladder: &[16 * MIB, 100 * MIB],
             answers: true,
+            streams: false,
         },
     ]
 }
@@ -283,6 +296,7 @@ fn every_command_family_stays_within_its_memory_limit() {
             if ratio > SLACK
                 || !(answered || refused_by_name)
                 || (last && family.answers && !answered)
+                || (family.streams && !answered)
             {
                 failures.push(format!(
                     "{} at {} MiB: exit {}, peak {:.1} MiB ({ratio:.2}x); stderr: {}",

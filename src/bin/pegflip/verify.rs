@@ -1,6 +1,6 @@
 //! `pegflip verify`: check an answer written by `solve --json`, independently of the solvers.
 
-use std::io::Write;
+use std::io::{BufRead, Read, Write};
 
 use clap::Parser;
 
@@ -36,11 +36,21 @@ pub struct Args {
 pub fn run(args: &Args) -> anyhow::Result<u8> {
     let puzzle = args.puzzle.load()?;
     let program = puzzle.compile()?;
-    let (bytes, name) = crate::read_input(Some(&args.answer))?;
-    let text = String::from_utf8_lossy(&bytes);
-    let answer = if text.trim_start().starts_with('{') {
-        read_json(&bytes, &name)?
+    let (input, name) = crate::open_input(Some(&args.answer))?;
+    let mut input = std::io::BufReader::with_capacity(1 << 16, input);
+    let (json, head) = looks_like_json(&mut input, &name)?;
+    let verdict = if json {
+        // Checked as it is read: a million moves take the memory of one.
+        pegflip::check::verify_from(&program, std::io::Cursor::new(head).chain(input), &name)?
     } else {
+        let mut bytes = head;
+        input
+            .read_to_end(&mut bytes)
+            .map_err(|source| pegflip::Error::Io {
+                path: name.clone(),
+                source,
+            })?;
+        let text = String::from_utf8_lossy(&bytes);
         let start = match &args.from {
             Some(board) => puzzle.read_board(board, "<--from>")?.state,
             None => puzzle.start.clone().ok_or_else(|| {
@@ -50,9 +60,10 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
                 ))
             })?,
         };
-        pegflip::answer::read_moves(&program, &start, &text, &name)?
+        let answer = pegflip::answer::read_moves(&program, &start, &text, &name)?;
+        pegflip::check::verify(&program, &answer)
     };
-    let verdict = pegflip::check::verify(&program, &answer).map_err(|e| e.to_string());
+    let verdict = verdict.map_err(|e| e.to_string());
     let mut out = std::io::stdout().lock();
     if args.json {
         let (holds, reason) = match &verdict {
@@ -75,24 +86,35 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     })
 }
 
-/// An answer written by `solve --json`; a parse error points at its line and column.
-fn read_json(bytes: &[u8], name: &str) -> anyhow::Result<pegflip::Answer> {
-    Ok(serde_json::from_slice(bytes).map_err(|e| {
-        let text = String::from_utf8_lossy(bytes);
-        let line_start: usize = text
-            .split_inclusive('\n')
-            .take(e.line().saturating_sub(1))
-            .map(str::len)
-            .sum();
-        pegflip::Error::input(
-            name,
-            &text,
-            line_start + e.column().saturating_sub(1),
-            if e.is_syntax() || e.is_eof() {
-                format!("not JSON: {e}")
-            } else {
-                format!("not an answer of `solve --json`: {e}")
-            },
-        )
-    })?)
+/// Whether the input is JSON (its first character, past whitespace and a
+/// byte-order mark, is `{`), and the bytes read to tell: the whitespace,
+/// kept so that typed moves keep their line numbers.
+fn looks_like_json(input: &mut impl BufRead, name: &str) -> anyhow::Result<(bool, Vec<u8>)> {
+    let io = |source| pegflip::Error::Io {
+        path: name.to_string(),
+        source,
+    };
+    let mut head = Vec::new();
+    let mut first = true;
+    loop {
+        let buf = input.fill_buf().map_err(io)?;
+        if buf.is_empty() {
+            return Ok((false, head));
+        }
+        let mut skip = 0;
+        if first && buf.starts_with(pegflip::io::BOM.as_bytes()) {
+            skip = pegflip::io::BOM.len();
+        }
+        first = false;
+        let spaces = buf[skip..]
+            .iter()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count();
+        let next = buf.get(skip + spaces).copied();
+        head.extend_from_slice(&buf[skip..skip + spaces]);
+        input.consume(skip + spaces);
+        if let Some(b) = next {
+            return Ok((b == b'{', head));
+        }
+    }
 }

@@ -1,7 +1,8 @@
 //! The one checker: replays solutions and checks certificates and written answers, using no solver.
 //!
 //! Every answer the engines produce passes [`check_outcome`] before it is
-//! returned, and `pegflip verify` runs [`verify`] on a written [`Answer`].
+//! returned, and `pegflip verify` runs [`verify`] on a written [`Answer`],
+//! or [`verify_from`] on one as it is read.
 //! Both replay moves through [`Program::replay`] and check certificates with
 //! [`check_certificate`]; a failure is a [`CheckError`] naming the step.
 
@@ -12,6 +13,9 @@ use crate::bits::Bits;
 use crate::board::CellId;
 use crate::outcome::{Certificate, Outcome, PlayedMoves, Proof};
 use crate::program::{Goal, MoveKind, Program, ReplayError};
+
+mod stream;
+pub use stream::verify_from;
 
 /// Why an answer does not hold: the first failing step.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -289,31 +293,6 @@ pub fn check_chains(
     Ok(())
 }
 
-/// A solution of the moves metric claimed the fewest moves is refuted when
-/// one move starts where the move before it landed: the same piece goes on,
-/// so the two are one move, and the solution has one move too many.
-fn check_unsplit(program: &Program, jumps: &[usize], lengths: &[usize]) -> Result<(), CheckError> {
-    let cells = |j: usize| program.move_cells(j).map(|(_, c)| c);
-    let mut at = 0;
-    for (i, pair) in lengths.windows(2).enumerate() {
-        let last = jumps.get(at + pair[0] - 1).copied().and_then(cells);
-        let next = jumps.get(at + pair[0]).copied().and_then(cells);
-        if let (Some(last), Some(next)) = (last, next)
-            && last.last() == next.first()
-        {
-            let board = program.board();
-            return Err(CheckError::NotOptimal(format!(
-                "move {} goes on with the piece move {} left on {}: they are one move",
-                i + 2,
-                i + 1,
-                last.last().map_or("?".into(), |&c| board.label(c))
-            )));
-        }
-        at += pair[0];
-    }
-    Ok(())
-}
-
 /// What can be shown of a solution claimed optimal without solving: it
 /// presses no toggle twice (presses of a linear puzzle cancel in pairs), and
 /// it never comes back to a board it has left (the loop could be cut out).
@@ -358,17 +337,7 @@ fn check_not_longer(
 /// Checks a written answer against the puzzle, without any solver. `Ok`
 /// carries a one-line summary of what was checked.
 pub fn verify(program: &Program, answer: &Answer) -> Result<String, CheckError> {
-    let puzzle = program.puzzle();
-    let read = |text: &str, what: &str| {
-        puzzle
-            .read_board(text, what)
-            .map(|r| r.state)
-            .map_err(|e| CheckError::Board {
-                what: what.into(),
-                reason: e.to_string(),
-            })
-    };
-    let start = read(&answer.start, "start")?;
+    let start = read_start(program, &answer.start)?;
     if !answer.solvable {
         return verify_certificates(program, answer, &start);
     }
@@ -376,57 +345,109 @@ pub fn verify(program: &Program, answer: &Answer) -> Result<String, CheckError> 
         .moves
         .as_ref()
         .ok_or(CheckError::Missing("\"moves\""))?;
-    let cell = |[r, c]: [usize; 2], what: &str| {
-        puzzle.board.cell_at(r, c).ok_or(CheckError::NotACell {
-            what: what.into(),
-            row: r,
-            col: c,
+    let mut replay = Replay::new(program, &start, answer.metric.as_deref())?;
+    for step in steps {
+        replay.step(step);
+    }
+    replay.finish(answer, &start)
+}
+
+/// An answer's start, read on the puzzle.
+fn read_start(program: &Program, text: &str) -> Result<Bits, CheckError> {
+    program
+        .puzzle()
+        .read_board(text, "start")
+        .map(|r| r.state)
+        .map_err(|e| CheckError::Board {
+            what: "start".into(),
+            reason: e.to_string(),
         })
-    };
-    // The move each (kind, cells) names: a stencil's press i is move i.
-    let by_cells: FxHashMap<(MoveKind, &[CellId]), usize> = if program.stencil().is_some() {
-        FxHashMap::default()
-    } else {
-        program
-            .moves()
-            .iter()
-            .enumerate()
-            .rev()
-            .map(|(i, m)| ((m.kind, m.cells.as_slice()), i))
-            .collect()
-    };
-    // With the moves metric each step is a chain: its jumps are checked one
-    // by one, and errors name the move they belong to.
-    let chained = match answer.metric.as_deref() {
-        None | Some("jumps") => false,
-        Some("moves") => true,
-        Some(other) => return Err(CheckError::Metric(other.to_string())),
-    };
-    let mut flat: Vec<(usize, &Step)> = Vec::with_capacity(steps.len());
-    let mut lengths = Vec::with_capacity(steps.len());
-    for (i, step) in steps.iter().enumerate() {
-        match (&step.jumps, chained) {
-            (Some(jumps), true) if step.kind == "chain" => {
-                // A chain's cells are its piece's path: where it starts, then each landing.
-                let path: Vec<[usize; 2]> = jumps
-                    .first()
-                    .and_then(|j| j.cells.first().copied())
-                    .into_iter()
-                    .chain(jumps.iter().filter_map(|j| j.cells.last().copied()))
-                    .collect();
-                if step.cells != path {
-                    return Err(CheckError::NotAChain {
-                        step: i + 1,
-                        reason: format!(
-                            "its cells {:?} are not the path of its jumps, {path:?}",
-                            step.cells
-                        ),
-                    });
-                }
-                flat.extend(jumps.iter().map(|j| (i, j)));
-                lengths.push(jumps.len());
-            }
-            (_, true) => {
+}
+
+/// The moves of a written answer, replayed one at a time as they are read,
+/// keeping what the checks after the last move need and no more: the board,
+/// the counts, the first failure, and (claims of the fewest moves) the
+/// presses made or, on small answers of a puzzle that is not linear, the
+/// moves to look for a board visited twice.
+pub(crate) struct Replay<'p> {
+    program: &'p Program,
+    /// The move each (kind, cells) names: a stencil's press i is move i.
+    by_cells: FxHashMap<(MoveKind, &'p [CellId]), usize>,
+    /// Whether each step is a chain of jumps (the moves metric).
+    chained: bool,
+    state: Bits,
+    steps: usize,
+    jumps: usize,
+    failed: Option<CheckError>,
+    /// The last jump of the move before, whose landing the next move must not start from.
+    last_jump: Option<usize>,
+    /// Where the moves refute a claim of the fewest: the first such place.
+    refuted: Option<CheckError>,
+    /// The moves pressed so far, on a linear puzzle.
+    pressed: Option<Bits>,
+    /// The moves so far, while moves times cells stay small enough to trace.
+    played: Option<Vec<u32>>,
+}
+
+impl<'p> Replay<'p> {
+    /// A replay from `start`, counting in `metric` (absent: one move a step).
+    pub(crate) fn new(
+        program: &'p Program,
+        start: &Bits,
+        metric: Option<&str>,
+    ) -> Result<Replay<'p>, CheckError> {
+        let chained = match metric {
+            None | Some("jumps") => false,
+            Some("moves") => true,
+            Some(other) => return Err(CheckError::Metric(other.to_string())),
+        };
+        let by_cells = if program.stencil().is_some() {
+            FxHashMap::default()
+        } else {
+            program
+                .moves()
+                .iter()
+                .enumerate()
+                .rev()
+                .map(|(i, m)| ((m.kind, m.cells.as_slice()), i))
+                .collect()
+        };
+        let linear = program.is_linear();
+        Ok(Replay {
+            program,
+            by_cells,
+            chained,
+            state: start.clone(),
+            steps: 0,
+            jumps: 0,
+            failed: None,
+            last_jump: None,
+            refuted: None,
+            pressed: linear.then(|| Bits::zeros(program.move_count())),
+            played: (!linear).then(Vec::new),
+        })
+    }
+
+    /// Replays the next step; after a failure the steps are only counted.
+    pub(crate) fn step(&mut self, step: &Step) {
+        let i = self.steps;
+        self.steps += 1;
+        if self.failed.is_none()
+            && let Err(e) = self.play(i, step)
+        {
+            self.failed = Some(e);
+        }
+    }
+
+    fn play(&mut self, i: usize, step: &Step) -> Result<(), CheckError> {
+        if !self.chained {
+            let index = self.flat(i, step, None)?;
+            self.record(index);
+            return Ok(());
+        }
+        let jumps = match &step.jumps {
+            Some(jumps) if step.kind == "chain" => jumps,
+            _ => {
                 return Err(CheckError::NotAChain {
                     step: i + 1,
                     reason: "a move of the moves metric is a step of kind \"chain\" with its \
@@ -434,21 +455,97 @@ pub fn verify(program: &Program, answer: &Answer) -> Result<String, CheckError> 
                         .into(),
                 });
             }
-            (_, false) => {
-                flat.push((i, step));
-                lengths.push(1);
-            }
+        };
+        // A chain's cells are its piece's path: where it starts, then each landing.
+        let path: Vec<[usize; 2]> = jumps
+            .first()
+            .and_then(|j| j.cells.first().copied())
+            .into_iter()
+            .chain(jumps.iter().filter_map(|j| j.cells.last().copied()))
+            .collect();
+        if step.cells != path {
+            return Err(CheckError::NotAChain {
+                step: i + 1,
+                reason: format!(
+                    "its cells {:?} are not the path of its jumps, {path:?}",
+                    step.cells
+                ),
+            });
         }
+        if jumps.is_empty() {
+            return Err(CheckError::NotAChain {
+                step: i + 1,
+                reason: "it has no jump".into(),
+            });
+        }
+        let program = self.program;
+        let cells = |j: usize| program.move_cells(j).map(|(_, c)| c);
+        let first = |j: usize| cells(j).and_then(|c| c.first().copied());
+        let landing = |j: usize| cells(j).and_then(|c| c.last().copied());
+        let mut before: Option<usize> = None;
+        for (n, jump) in jumps.iter().enumerate() {
+            let last = n + 1 == jumps.len();
+            let index = self.flat(i, jump, last.then_some(step.board.as_ref()).flatten())?;
+            let board = program.board();
+            let label = |c: Option<CellId>| c.map_or("?".into(), |c| board.label(c));
+            match before {
+                // Each jump leaves the cell where the one before it landed.
+                Some(b) if landing(b) != first(index) => {
+                    return Err(CheckError::NotAChain {
+                        step: i + 1,
+                        reason: format!(
+                            "a jump from {} follows one that lands on {}, so two pieces move",
+                            label(first(index)),
+                            label(landing(b)),
+                        ),
+                    });
+                }
+                Some(_) => {}
+                // A move that starts where the one before landed goes on with its piece.
+                None => {
+                    if let Some(prev) = self.last_jump
+                        && self.refuted.is_none()
+                        && landing(prev).is_some()
+                        && landing(prev) == first(index)
+                    {
+                        self.refuted = Some(CheckError::NotOptimal(format!(
+                            "move {} goes on with the piece move {} left on {}: they are one move",
+                            i + 1,
+                            i,
+                            label(landing(prev))
+                        )));
+                    }
+                }
+            }
+            before = Some(index);
+            self.record(index);
+        }
+        self.last_jump = before;
+        Ok(())
     }
-    let mut indices = Vec::with_capacity(flat.len());
-    let mut state = start.clone();
-    for (n, &(i, step)) in flat.iter().enumerate() {
-        let last_of_move = flat.get(n + 1).is_none_or(|&(next, _)| next != i);
+
+    /// Plays one move (a step, or a jump of a chain): its cells name a move
+    /// of the puzzle of the kind it says, legal on the board, leaving the
+    /// boards it gives (`chain_board`: the chain's, after its last jump).
+    fn flat(
+        &mut self,
+        i: usize,
+        step: &Step,
+        chain_board: Option<&String>,
+    ) -> Result<usize, CheckError> {
+        let program = self.program;
+        let puzzle = program.puzzle();
         let what = format!("move {}", i + 1);
         let cells = step
             .cells
             .iter()
-            .map(|&rc| cell(rc, &what))
+            .map(|&[r, c]| {
+                puzzle.board.cell_at(r, c).ok_or(CheckError::NotACell {
+                    what: what.clone(),
+                    row: r,
+                    col: c,
+                })
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let found = [MoveKind::Toggle, MoveKind::Jump]
             .into_iter()
@@ -456,7 +553,9 @@ pub fn verify(program: &Program, answer: &Answer) -> Result<String, CheckError> 
                 if program.stencil().is_some() {
                     (kind == MoveKind::Toggle && cells.len() == 1).then(|| (kind, cells[0].0))
                 } else {
-                    by_cells.get(&(kind, cells.as_slice())).map(|&m| (kind, m))
+                    self.by_cells
+                        .get(&(kind, cells.as_slice()))
+                        .map(|&m| (kind, m))
                 }
             });
         let Some((kind, index)) = found else {
@@ -473,76 +572,102 @@ pub fn verify(program: &Program, answer: &Answer) -> Result<String, CheckError> 
             });
         }
         program
-            .apply_mut(&mut state, index)
+            .apply_mut(&mut self.state, index)
             .map_err(|_| CheckError::Illegal { step: i + 1 })?;
-        let chain_board = if chained && last_of_move {
-            steps[i].board.as_ref()
-        } else {
-            None
-        };
         for claimed in step.board.iter().chain(chain_board) {
-            if *claimed != puzzle.board_text(&state) {
+            let actual = puzzle.board_text(&self.state);
+            if *claimed != actual {
                 return Err(CheckError::StepBoard {
                     step: i + 1,
-                    actual: puzzle.board_text(&state),
+                    actual,
                     claimed: claimed.clone(),
                 });
             }
         }
-        indices.push(index);
+        Ok(index)
     }
-    if chained {
-        check_chains(program, &indices, &lengths)?;
-    }
-    if answer.length != Some(steps.len()) {
-        return Err(CheckError::Length {
-            claimed: answer
-                .length
-                .map_or("missing".to_string(), |l| l.to_string()),
-            actual: steps.len(),
-        });
-    }
-    let end = puzzle.board_text(&state);
-    if answer.final_board.as_deref() != Some(end.as_str()) {
-        return Err(CheckError::Final { actual: end });
-    }
-    let summary = match program.goal() {
-        Goal::Targets(_) if !program.is_target(&state) => {
-            return Err(CheckError::NotTarget(end));
-        }
-        Goal::Targets(_) if chained => {
-            let s = |n: usize| if n == 1 { "" } else { "s" };
-            format!(
-                "{} legal move{} ({} jump{}), each a chain of jumps by one piece, reach{} a target",
-                steps.len(),
-                s(steps.len()),
-                indices.len(),
-                s(indices.len()),
-                if steps.len() == 1 { "es" } else { "" }
-            )
-        }
-        Goal::Targets(_) => format!("{} legal moves reach a target", steps.len()),
-        Goal::FewestPieces => {
-            let pieces = state.count_ones();
-            if answer.pieces != Some(pieces) {
-                return Err(CheckError::Pieces {
-                    actual: pieces,
-                    claimed: answer.pieces.map_or("none".into(), |p| p.to_string()),
-                });
+
+    /// Keeps what the claim of the fewest moves is checked with.
+    fn record(&mut self, index: usize) {
+        self.jumps += 1;
+        if let Some(pressed) = &mut self.pressed
+            && index < pressed.len()
+        {
+            if pressed.get(index) && self.refuted.is_none() {
+                // A set presses no move twice: presses cancel in pairs.
+                self.refuted = Some(CheckError::NotOptimal(format!(
+                    "it makes move {index} twice, and presses cancel in pairs"
+                )));
             }
-            format!(
-                "{} legal moves leave {pieces} pieces, as claimed",
-                steps.len()
-            )
+            pressed.set(index, true);
         }
-    };
-    if answer.optimal == Some(true) {
-        if chained {
-            check_unsplit(program, &indices, &lengths)?;
+        if let Some(played) = &mut self.played {
+            if self.jumps.saturating_mul(self.program.cells()) > STEP_BOARDS_LIMIT * 64 {
+                // Too long to trace: the claim is left unrefuted.
+                self.played = None;
+            } else {
+                played.push(index as u32);
+            }
         }
-        check_not_longer(program, &start, &PlayedMoves::List(indices))?;
     }
-    Ok(summary)
+
+    /// The checks after the last move: the length, the final board, the
+    /// goal, and the claim of the fewest moves.
+    pub(crate) fn finish(self, answer: &Answer, start: &Bits) -> Result<String, CheckError> {
+        if let Some(e) = self.failed {
+            return Err(e);
+        }
+        let program = self.program;
+        let puzzle = program.puzzle();
+        let (steps, jumps, state) = (self.steps, self.jumps, &self.state);
+        if answer.length != Some(steps) {
+            return Err(CheckError::Length {
+                claimed: answer
+                    .length
+                    .map_or("missing".to_string(), |l| l.to_string()),
+                actual: steps,
+            });
+        }
+        let end = puzzle.board_text(state);
+        if answer.final_board.as_deref() != Some(end.as_str()) {
+            return Err(CheckError::Final { actual: end });
+        }
+        let summary = match program.goal() {
+            Goal::Targets(_) if !program.is_target(state) => {
+                return Err(CheckError::NotTarget(end));
+            }
+            Goal::Targets(_) if self.chained => {
+                let s = |n: usize| if n == 1 { "" } else { "s" };
+                format!(
+                    "{steps} legal move{} ({jumps} jump{}), each a chain of jumps by one piece, reach{} a target",
+                    s(steps),
+                    s(jumps),
+                    if steps == 1 { "es" } else { "" }
+                )
+            }
+            Goal::Targets(_) => format!("{steps} legal moves reach a target"),
+            Goal::FewestPieces => {
+                let pieces = state.count_ones();
+                if answer.pieces != Some(pieces) {
+                    return Err(CheckError::Pieces {
+                        actual: pieces,
+                        claimed: answer.pieces.map_or("none".into(), |p| p.to_string()),
+                    });
+                }
+                format!("{steps} legal moves leave {pieces} pieces, as claimed")
+            }
+        };
+        if answer.optimal == Some(true) {
+            if let Some(e) = self.refuted {
+                return Err(e);
+            }
+            if let Some(played) = self.played {
+                let moves: Vec<usize> = played.into_iter().map(|m| m as usize).collect();
+                check_not_longer(program, start, &PlayedMoves::List(moves))?;
+            }
+        }
+        Ok(summary)
+    }
 }
 
 fn verify_certificates(
