@@ -11,6 +11,17 @@ use rustc_hash::FxHashSet;
 /// The bytes one state costs in a hash set, growth included.
 pub const HASHED_BYTES: u128 = 36;
 
+/// The bytes a hash set of one-word states holding `capacity` holds while
+/// it grows: its table of buckets (a word and a control byte each, 8 for
+/// every 7 it can hold, in a power of two) and the new table of twice as many.
+pub fn hashed_growth_peak(capacity: usize) -> u128 {
+    let buckets = (capacity as u128 * 8)
+        .div_ceil(7)
+        .next_power_of_two()
+        .max(4);
+    3 * buckets * 9 + 64
+}
+
 /// A set of states of at most 64 cells.
 #[derive(Clone, Debug)]
 pub enum StateSet {
@@ -81,6 +92,26 @@ impl StateSet {
             StateSet::Bitmap(bits) => bits.len() as u128 * 8,
             StateSet::Hashed(set) => set.capacity() as u128 * HASHED_BYTES / 2,
             StateSet::Sorted(list) => list.capacity() as u128 * 8,
+        }
+    }
+
+    /// How many more states the set takes before its table grows (a hash
+    /// set; the others never grow when a state is looked up). A hash set at
+    /// its capacity grows on the next insert, even of a state it holds.
+    #[inline]
+    pub fn headroom(&self) -> usize {
+        match self {
+            StateSet::Hashed(set) => set.capacity() - set.len(),
+            _ => usize::MAX,
+        }
+    }
+
+    /// The bytes the set holds at its peak while its table grows: the old
+    /// table and the new one, twice as large (a hash set; otherwise what it holds).
+    pub fn growth_peak(&self) -> u128 {
+        match self {
+            StateSet::Hashed(set) => hashed_growth_peak(set.capacity()),
+            _ => self.bytes(),
         }
     }
 

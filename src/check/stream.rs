@@ -129,9 +129,7 @@ impl<'de> Visitor<'de> for AnswerSeed<'_> {
                         })),
                     };
                     moves = Some(match begun {
-                        Some(Ok(replay)) => map
-                            .next_value_seed(MovesSeed { replay })?
-                            .map(Ok),
+                        Some(Ok(replay)) => map.next_value_seed(MovesSeed { replay })?.map(Ok),
                         Some(Err(e)) => {
                             map.next_value::<IgnoredAny>()?;
                             Some(Err(e))

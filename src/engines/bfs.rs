@@ -61,6 +61,41 @@ pub fn too_many_states(cells: usize, visited: u64, limits: &Limits) -> Error {
     limits.exceeded(name, what, value, hint)
 }
 
+/// Refuses the growth of the seen set's table, or of the layer being built
+/// (`layer`), when the search's tables would then pass `max-memory`: what
+/// they hold, and the new table or buffer beside the old while it is filled.
+fn check_growth(
+    cells: usize,
+    seen: &StateSet,
+    layers: &[Vec<(u64, u32)>],
+    next: &Vec<(u64, u32)>,
+    layer: bool,
+    limits: &Limits,
+) -> Result<()> {
+    const ENTRY: u128 = std::mem::size_of::<(u64, u32)>() as u128;
+    let listed: u128 = layers
+        .iter()
+        .chain(std::iter::once(next))
+        .map(|l| l.capacity() as u128 * ENTRY)
+        .sum();
+    let (set, grown) = match layer {
+        true => (seen.bytes(), (next.capacity().max(4) as u128) * 2 * ENTRY),
+        false => (seen.growth_peak(), 0),
+    };
+    let held = set + listed + grown + fixed_bytes(cells) + crate::limits::PROCESS_BYTES;
+    if held > u128::from(limits.max_memory) {
+        return Err(limits.exceeded(
+            "max-memory",
+            "the memory the search would hold as its tables grow (the states seen, the \
+             layers, and a table's new buffer beside the old)",
+            held,
+            "the states this search must hold do not fit: raise --max-memory if the machine \
+             has room",
+        ));
+    }
+    Ok(())
+}
+
 /// The cost of a search visiting at most `states` states, with `extra`
 /// bytes besides (the move lists, the answer): what it must allocate, and as
 /// many states as fit in the rest of `max-memory`, where the search stops.
@@ -98,6 +133,7 @@ pub(crate) fn bfs(program: &Program, start: u64, limits: &Limits) -> Result<Opti
     // Each layer lists its states with the move that first reached them.
     let mut layers: Vec<Vec<(u64, u32)>> = vec![vec![(start, START)]];
     let mut best = (start, 0);
+    let mut headroom = seen.headroom();
     loop {
         let depth = layers.len() - 1;
         let mut next = Vec::new();
@@ -111,10 +147,23 @@ pub(crate) fn bfs(program: &Program, start: u64, limits: &Limits) -> Result<Opti
             for m in 0..masks.len() {
                 if masks.legal(s, m) {
                     let t = s ^ masks.flip[m];
-                    if seen.insert(t) {
+                    // Before a table grows, the old and the new must fit together.
+                    let growing = headroom == 0;
+                    if growing {
+                        check_growth(program.cells(), &seen, &layers, &next, false, limits)?;
+                    }
+                    let fresh = seen.insert(t);
+                    headroom = match growing {
+                        true => seen.headroom(),
+                        false => headroom - usize::from(fresh),
+                    };
+                    if fresh {
                         visited += 1;
                         if visited > cap {
                             return Err(too_many_states(program.cells(), visited, limits));
+                        }
+                        if next.len() == next.capacity() {
+                            check_growth(program.cells(), &seen, &layers, &next, true, limits)?;
                         }
                         next.push((t, m as u32));
                     }

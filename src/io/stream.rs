@@ -558,7 +558,11 @@ mod tests {
                 })
                 .collect();
             for chunk in [1, 2, 3, 7, 1000] {
-                assert_eq!(words(text, chunk), expected, "{text:?} in chunks of {chunk}");
+                assert_eq!(
+                    words(text, chunk),
+                    expected,
+                    "{text:?} in chunks of {chunk}"
+                );
             }
         }
     }

@@ -341,3 +341,22 @@ fn a_limit_too_small_to_keep_is_refused_where_it_is_given() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_search_refuses_a_table_growth_past_the_limit_before_it_allocates() {
+    // A hash set grows into a table twice its size beside the old one: the
+    // search says so by name, before the allocator's count of the whole run does.
+    let dir = crate::common::scratch("memory-growth");
+    let lit8 = file(&dir, "lit8.toml", &lit_only(8));
+    for limit in ["50M", "150M"] {
+        let out = crate::common::pegflip(&["solve", &lit8, "--max-memory", limit], b"");
+        crate::common::assert_exit(&out, 2);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("the memory the search would hold as its tables grow")
+                && stderr.contains("past the limit max-memory"),
+            "{limit}: {stderr}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -52,13 +52,21 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         };
         let mut warnings = Vec::new();
         let mut more = 0u64;
-        let plan = pegflip::batch_to(&program, input, &name, limits, solver, &mut lines, &mut |w| {
-            if warnings.len() < JSON_WARNINGS {
-                warnings.push(json!({ "file": w.file, "line": w.line, "col": w.col, "message": w.message }));
-            } else {
-                more += 1;
-            }
-        })?;
+        let plan = pegflip::batch_to(
+            &program,
+            input,
+            &name,
+            limits,
+            solver,
+            &mut lines,
+            &mut |w| {
+                if warnings.len() < JSON_WARNINGS {
+                    warnings.push(json!({ "file": w.file, "line": w.line, "col": w.col, "message": w.message }));
+                } else {
+                    more += 1;
+                }
+            },
+        )?;
         let first = lines.first;
         out.write_all(if first { b"]" } else { b"\n  ]" })?;
         let list = serde_json::to_string_pretty(&warnings)?.replace('\n', "\n  ");
