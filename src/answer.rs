@@ -271,96 +271,13 @@ impl Answer {
 pub fn read_moves(program: &Program, start: &Bits, text: &str, file: &str) -> Result<Answer> {
     let text = text.strip_prefix(crate::io::BOM).unwrap_or(text);
     let puzzle = program.puzzle();
-    let board = &puzzle.board;
-    let coord = |c: crate::CellId| board.coord(c);
-    let small = board.rows() <= 9 && board.cols() <= 9 && !board.is_graph();
-    let cell = |token: &str, at: usize| -> Result<crate::CellId> {
-        if let Some(c) = board.find(token) {
-            return Ok(c);
-        }
-        let digits: Vec<u32> = token.chars().filter_map(|ch| ch.to_digit(10)).collect();
-        if small
-            && token.len() == 2
-            && digits.len() == 2
-            && let Some(c) = board.cell_at(
-                digits[0].wrapping_sub(1) as usize,
-                digits[1].wrapping_sub(1) as usize,
-            )
-        {
-            return Ok(c);
-        }
-        let how = if small {
-            "a cell's name, or its row and column from 1 (as 46)"
-        } else {
-            "a cell's name"
-        };
-        Err(Error::input(
-            file,
-            text,
-            at,
-            format!("no cell \"{token}\": expected {how}"),
-        ))
-    };
+    let coord = |c: crate::CellId| puzzle.board.coord(c);
     let mut moves: Vec<Vec<Step>> = Vec::new();
     let mut offset = 0;
-    for piece in text.split_inclusive([',', ';', '\n']) {
-        let body = piece.trim_end_matches([',', ';', '\n']);
-        let lead = body.len() - body.trim_start().len();
-        let body_at = offset + lead;
-        offset += piece.len();
-        let body = body.trim();
-        if body.is_empty() {
-            continue;
-        }
-        let mut cells = Vec::new();
-        let mut at = body_at;
-        for token in body.split('-') {
-            let trimmed = token.trim();
-            let token_at = at + (token.len() - token.trim_start().len());
-            cells.push((cell(trimmed, token_at)?, token_at));
-            at += token.len() + 1;
-        }
-        if cells.len() < 2 {
-            return Err(Error::input(
-                file,
-                text,
-                body_at,
-                "a move is two or more cells joined by '-': where the piece starts, and where each jump lands",
-            ));
-        }
-        let mut jumps = Vec::new();
-        for pair in cells.windows(2) {
-            let ((from, _), (to, to_at)) = (pair[0], pair[1]);
-            let index = program
-                .moves()
-                .iter()
-                .position(|m| {
-                    m.kind == MoveKind::Jump
-                        && m.cells.first() == Some(&from)
-                        && m.cells.last() == Some(&to)
-                })
-                .ok_or_else(|| {
-                    Error::input(
-                        file,
-                        text,
-                        to_at,
-                        format!(
-                            "the puzzle has no jump from {} to {}",
-                            board.label(from),
-                            board.label(to)
-                        ),
-                    )
-                })?;
-            let m = &program.moves()[index];
-            jumps.push(Step {
-                kind: kind_name(m.kind).into(),
-                cells: m.cells.iter().map(|&c| coord(c)).collect(),
-                jumps: None,
-                text: describe_move(program, index),
-                board: None,
-            });
-        }
-        moves.push(jumps);
+    for line in text.split_inclusive('\n') {
+        read_moves_line(program, line, |jumps| moves.push(jumps))
+            .map_err(|(at, message)| Error::input(file, text, offset + at, message))?;
+        offset += line.len();
     }
     // The board the moves end on, as far as they are legal: the checker then
     // names the first illegal move.
@@ -402,4 +319,98 @@ pub fn read_moves(program: &Program, start: &Bits, text: &str, file: &str) -> Re
         levels: None,
         certificate: None,
     })
+}
+
+/// Reads the typed moves of one line (see [`read_moves`]), passing each
+/// move's jumps to `each`; an error is the byte in the line it is at, and
+/// what is wrong there.
+pub(crate) fn read_moves_line(
+    program: &Program,
+    line: &str,
+    mut each: impl FnMut(Vec<Step>),
+) -> std::result::Result<(), (usize, String)> {
+    let board = &program.puzzle().board;
+    let coord = |c: crate::CellId| board.coord(c);
+    let small = board.rows() <= 9 && board.cols() <= 9 && !board.is_graph();
+    let cell = |token: &str, at: usize| -> std::result::Result<crate::CellId, (usize, String)> {
+        if let Some(c) = board.find(token) {
+            return Ok(c);
+        }
+        let digits: Vec<u32> = token.chars().filter_map(|ch| ch.to_digit(10)).collect();
+        if small
+            && token.len() == 2
+            && digits.len() == 2
+            && let Some(c) = board.cell_at(
+                digits[0].wrapping_sub(1) as usize,
+                digits[1].wrapping_sub(1) as usize,
+            )
+        {
+            return Ok(c);
+        }
+        let how = if small {
+            "a cell's name, or its row and column from 1 (as 46)"
+        } else {
+            "a cell's name"
+        };
+        Err((at, format!("no cell \"{token}\": expected {how}")))
+    };
+    let mut offset = 0;
+    for piece in line.split_inclusive([',', ';', '\n']) {
+        let body = piece.trim_end_matches([',', ';', '\n']);
+        let lead = body.len() - body.trim_start().len();
+        let body_at = offset + lead;
+        offset += piece.len();
+        let body = body.trim();
+        if body.is_empty() {
+            continue;
+        }
+        let mut cells = Vec::new();
+        let mut at = body_at;
+        for token in body.split('-') {
+            let trimmed = token.trim();
+            let token_at = at + (token.len() - token.trim_start().len());
+            cells.push((cell(trimmed, token_at)?, token_at));
+            at += token.len() + 1;
+        }
+        if cells.len() < 2 {
+            return Err((
+                body_at,
+                "a move is two or more cells joined by '-': where the piece starts, and where \
+                 each jump lands"
+                    .into(),
+            ));
+        }
+        let mut jumps = Vec::new();
+        for pair in cells.windows(2) {
+            let ((from, _), (to, to_at)) = (pair[0], pair[1]);
+            let index = program
+                .moves()
+                .iter()
+                .position(|m| {
+                    m.kind == MoveKind::Jump
+                        && m.cells.first() == Some(&from)
+                        && m.cells.last() == Some(&to)
+                })
+                .ok_or_else(|| {
+                    (
+                        to_at,
+                        format!(
+                            "the puzzle has no jump from {} to {}",
+                            board.label(from),
+                            board.label(to)
+                        ),
+                    )
+                })?;
+            let m = &program.moves()[index];
+            jumps.push(Step {
+                kind: kind_name(m.kind).into(),
+                cells: m.cells.iter().map(|&c| coord(c)).collect(),
+                jumps: None,
+                text: describe_move(program, index),
+                board: None,
+            });
+        }
+        each(jumps);
+    }
+    Ok(())
 }

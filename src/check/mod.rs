@@ -15,7 +15,7 @@ use crate::outcome::{Certificate, Outcome, PlayedMoves, Proof};
 use crate::program::{Goal, MoveKind, Program, ReplayError};
 
 mod stream;
-pub use stream::verify_from;
+pub use stream::{MAX_MOVES_LINE, verify_from, verify_moves_from};
 
 /// Why an answer does not hold: the first failing step.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -426,6 +426,12 @@ impl<'p> Replay<'p> {
             pressed: linear.then(|| Bits::zeros(program.move_count())),
             played: (!linear).then(Vec::new),
         })
+    }
+
+    /// The steps replayed so far, and the board they reach (as far as
+    /// they are legal).
+    pub(crate) fn played(&self) -> (usize, &Bits) {
+        (self.steps, &self.state)
     }
 
     /// Replays the next step; after a failure the steps are only counted.

@@ -45,6 +45,116 @@ pub fn verify_from(
     read.map_err(|e| tracked.error(file, &e))
 }
 
+/// The longest line of typed moves read; one move a line has no limit.
+pub const MAX_MOVES_LINE: usize = 1 << 24;
+
+/// Checks moves typed as text (see [`read_moves`](crate::answer::read_moves))
+/// as they are read from `input`, a line at a time, from `start`: each is
+/// replayed as it is read and then dropped. The outer error is a move that
+/// does not read, located at its line and column; the inner one is moves
+/// that do not hold.
+///
+/// ```
+/// let puzzle = pegflip::Puzzle::from_file("puzzles/english33.toml")?;
+/// let program = puzzle.compile()?;
+/// let start = puzzle.start.clone().unwrap();
+/// let verdict = pegflip::check::verify_moves_from(&program, &start, &b"46-44\n65-45\n"[..], "<moves>")?;
+/// assert!(verdict.unwrap_err().to_string().ends_with("which is not a target"));
+/// # Ok::<(), pegflip::Error>(())
+/// ```
+pub fn verify_moves_from(
+    program: &Program,
+    start: &Bits,
+    input: impl Read,
+    file: &str,
+) -> Result<Result<String, CheckError>> {
+    let puzzle = program.puzzle();
+    let chained = puzzle.metric == crate::Metric::Moves;
+    let metric = chained.then(|| crate::Metric::Moves.name().to_string());
+    let mut replay = match Replay::new(program, start, metric.as_deref()) {
+        Ok(replay) => replay,
+        Err(e) => return Ok(Err(e)),
+    };
+    let mut input = BufReader::with_capacity(1 << 16, input);
+    let mut line = Vec::new();
+    let io = |source| Error::Io {
+        path: file.to_string(),
+        source,
+    };
+    for no in 1.. {
+        line.clear();
+        let read = (&mut input)
+            .take(MAX_MOVES_LINE as u64 + 1)
+            .read_until(b'\n', &mut line)
+            .map_err(io)?;
+        if read == 0 {
+            break;
+        }
+        let quote = |col: usize, text: &str, message: String| {
+            let text = text.trim_end_matches('\n');
+            Error::Input(Box::new(Diagnostic::in_line(
+                Severity::Error,
+                file,
+                no,
+                col,
+                text,
+                0,
+                false,
+                message,
+            )))
+        };
+        if line.len() > MAX_MOVES_LINE {
+            let text = String::from_utf8_lossy(&line[..256]);
+            return Err(quote(
+                0,
+                &text,
+                format!(
+                    "the line is longer than {MAX_MOVES_LINE} bytes: write the moves one a line"
+                ),
+            ));
+        }
+        let text = match std::str::from_utf8(&line) {
+            Ok(text) => text,
+            Err(e) => {
+                let text = String::from_utf8_lossy(&line);
+                let col = String::from_utf8_lossy(&line[..e.valid_up_to()])
+                    .chars()
+                    .count();
+                return Err(quote(col, &text, "input is not valid UTF-8".into()));
+            }
+        };
+        let text = match no {
+            1 => text.strip_prefix(crate::io::BOM).unwrap_or(text),
+            _ => text,
+        };
+        crate::answer::read_moves_line(program, text, |jumps| {
+            if chained {
+                replay.step(&crate::answer::chain_step(program, jumps));
+            } else {
+                jumps.iter().for_each(|jump| replay.step(jump));
+            }
+        })
+        .map_err(|(at, message)| quote(text[..at].chars().count(), text, message))?;
+    }
+    let (steps, end) = replay.played();
+    let answer = Answer {
+        puzzle: puzzle.name.clone(),
+        start: puzzle.board_text(start),
+        solvable: true,
+        metric,
+        length: Some(steps),
+        optimal: None,
+        moves: None,
+        final_board: Some(puzzle.board_text(end)),
+        pieces: matches!(program.goal(), crate::program::Goal::FewestPieces)
+            .then(|| end.count_ones()),
+        proof: None,
+        levels: None,
+        certificate: None,
+    };
+    Ok(replay.finish(&answer, start))
+}
+
 struct AnswerSeed<'p> {
     program: &'p Program,
 }

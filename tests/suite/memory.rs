@@ -135,6 +135,7 @@ fn families(dir: &std::path::Path) -> Vec<Family> {
     answer["optimal"] = false.into();
     answer["moves"] = moves.into();
     let answer = file(dir, "answer.json", &answer.to_string());
+    let typed = file(dir, "typed.txt", &"46-44\n".repeat(1_000_000));
     let cases = 1_000_000;
     let mut judge = format!("{cases}\n");
     for case in 0..cases {
@@ -196,6 +197,14 @@ fn families(dir: &std::path::Path) -> Vec<Family> {
         Family {
             name: "verify (an answer of a million presses)",
             args: strings(&["verify", "lights-out", &answer]),
+            stdin: vec![],
+            ladder: &[16 * MIB, 50 * MIB],
+            answers: true,
+            streams: true,
+        },
+        Family {
+            name: "verify (a million typed moves)",
+            args: strings(&["verify", "english33", &typed]),
             stdin: vec![],
             ladder: &[16 * MIB, 50 * MIB],
             answers: true,

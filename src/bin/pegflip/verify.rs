@@ -43,14 +43,6 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         // Checked as it is read: a million moves take the memory of one.
         pegflip::check::verify_from(&program, std::io::Cursor::new(head).chain(input), &name)?
     } else {
-        let mut bytes = head;
-        input
-            .read_to_end(&mut bytes)
-            .map_err(|source| pegflip::Error::Io {
-                path: name.clone(),
-                source,
-            })?;
-        let text = String::from_utf8_lossy(&bytes);
         let start = match &args.from {
             Some(board) => puzzle.read_board(board, "<--from>")?.state,
             None => puzzle.start.clone().ok_or_else(|| {
@@ -60,8 +52,8 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
                 ))
             })?,
         };
-        let answer = pegflip::answer::read_moves(&program, &start, &text, &name)?;
-        pegflip::check::verify(&program, &answer)
+        let input = std::io::Cursor::new(head).chain(input);
+        pegflip::check::verify_moves_from(&program, &start, input, &name)?
     };
     let verdict = verdict.map_err(|e| e.to_string());
     let mut out = std::io::stdout().lock();
