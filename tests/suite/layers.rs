@@ -333,7 +333,7 @@ fn a_deliberate_back_edge_fails() {
     // The checker reaching for an engine, through a group and a root re-export.
     let dir = with_line(
         "layers-check",
-        "check.rs",
+        "check/mod.rs",
         "use crate::{bits::Bits, Linear};",
     );
     let found = violations(&dir);

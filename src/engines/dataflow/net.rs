@@ -351,8 +351,8 @@ fn connect(
 
 /// Tells the other processes of `cluster` that this one refuses the run,
 /// and why, so that they stop at once instead of waiting for it: it greets
-/// each with its refusal, as [`connect`] would with its agreement, for at
-/// most [`REFUSAL_WAIT`]. A process that cannot be told in that time (not
+/// each with its refusal, as it would greet them with what its run is, for
+/// at most 10 s. A process that cannot be told in that time (not
 /// started yet, or gone) is left to its own wait.
 pub fn tell_refusal(cluster: &Cluster, message: &str) {
     let (me, addresses) = (cluster.process, &cluster.addresses);
