@@ -665,3 +665,71 @@ fn fewest_moves_on_every_start_of_small_rectangles() {
     }
     assert_eq!(checked, 1162);
 }
+
+/// One column of George Bell's table of the English central game by moves
+/// (`tests/data/bell-english33-moves.txt`, with its source): positions per
+/// level up to the board's 8 symmetries, unpruned; `forward` from the start,
+/// otherwise back from the goal.
+fn bell_column(forward: bool) -> Vec<u64> {
+    let table = include_str!("../data/bell-english33-moves.txt");
+    let mut column: Vec<u64> = table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let fields: Vec<&str> = l.split_whitespace().collect();
+            fields[if forward { 1 } else { 2 }].parse().unwrap_or(0)
+        })
+        .collect();
+    while column.last() == Some(&0) {
+        column.pop();
+    }
+    column
+}
+
+/// The levels by moves that `states --histogram --symmetry` prints.
+fn move_levels(extra: &[&str]) -> Vec<u64> {
+    let args = [
+        &[
+            "states",
+            "english33",
+            "--metric",
+            "moves",
+            "--histogram",
+            "--symmetry",
+        ][..],
+        extra,
+    ]
+    .concat();
+    let out = pegflip(&args, b"");
+    crate::common::assert_exit(&out, 0);
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .enumerate()
+        .map(|(n, l)| {
+            let (level, count) = l.split_once(' ').unwrap();
+            assert_eq!(level, n.to_string(), "levels in order");
+            count.parse().unwrap()
+        })
+        .collect()
+}
+
+/// Bell's forward column: the positions first reached in n moves from the
+/// start, every level; they sum to OEIS A112737's 23,475,688.
+#[test]
+fn english_levels_by_moves_forward_are_bells_table() {
+    let bell = bell_column(true);
+    assert_eq!(bell.len(), 24);
+    assert_eq!(bell.iter().sum::<u64>(), 23_475_688);
+    assert_eq!(move_levels(&["--from", "start", "--reachable"]), bell);
+}
+
+/// Bell's backward column: the positions from which the goal is first
+/// reached in n moves, every level.
+#[test]
+fn english_levels_by_moves_backward_are_bells_table() {
+    let bell = bell_column(false);
+    assert_eq!(bell.len(), 21);
+    assert_eq!(bell.iter().sum::<u64>(), 23_475_688);
+    assert_eq!(move_levels(&[]), bell);
+}
