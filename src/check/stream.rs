@@ -238,14 +238,19 @@ impl<'de> Visitor<'de> for AnswerSeed<'_> {
                             Replay::new(program, &s, metric.as_ref().and_then(|m| m.as_deref()))
                         })),
                     };
+                    // Every move is read as a move, replayed or not.
                     moves = Some(match begun {
-                        Some(Ok(replay)) => map.next_value_seed(MovesSeed { replay })?.map(Ok),
+                        Some(Ok(replay)) => map
+                            .next_value_seed(MovesSeed {
+                                replay: Some(replay),
+                            })?
+                            .map(|replay| replay.ok_or(CheckError::Missing("\"moves\""))),
                         Some(Err(e)) => {
-                            map.next_value::<IgnoredAny>()?;
+                            map.next_value_seed(MovesSeed { replay: None })?;
                             Some(Err(e))
                         }
                         None => {
-                            map.next_value::<IgnoredAny>()?;
+                            map.next_value_seed(MovesSeed { replay: None })?;
                             None
                         }
                     });
@@ -289,13 +294,14 @@ fn verdict(
     }
 }
 
-/// The `moves` of an answer, replayed as they are read; `None` for `null`.
+/// The `moves` of an answer, each read as a move and replayed (with a
+/// replay) as it is read; `None` for `null`.
 struct MovesSeed<'p> {
-    replay: Replay<'p>,
+    replay: Option<Replay<'p>>,
 }
 
 impl<'de, 'p> DeserializeSeed<'de> for MovesSeed<'p> {
-    type Value = Option<Replay<'p>>;
+    type Value = Option<Option<Replay<'p>>>;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_option(self)
@@ -303,7 +309,7 @@ impl<'de, 'p> DeserializeSeed<'de> for MovesSeed<'p> {
 }
 
 impl<'de, 'p> Visitor<'de> for MovesSeed<'p> {
-    type Value = Option<Replay<'p>>;
+    type Value = Option<Option<Replay<'p>>>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a list of moves")
@@ -323,7 +329,9 @@ impl<'de, 'p> Visitor<'de> for MovesSeed<'p> {
 
     fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<Self::Value, A::Error> {
         while let Some(step) = seq.next_element::<Step>()? {
-            self.replay.step(&step);
+            if let Some(replay) = &mut self.replay {
+                replay.step(&step);
+            }
         }
         Ok(Some(self.replay))
     }

@@ -567,6 +567,45 @@ mod tests {
         }
     }
 
+    /// The characters random texts are made of: words, ASCII and wide
+    /// whitespace, a carriage return, and characters of two and three bytes.
+    const ALPHABET: [char; 10] = [
+        'a', 'b', ' ', '\n', '\t', '\r', '\u{a0}', '\u{3000}', 'é', '€',
+    ];
+
+    proptest::proptest! {
+        /// Any text in any chunking gives the words, places and error quotes
+        /// of the whole-text tokenizer and `Diagnostic::error`.
+        #[test]
+        fn any_text_in_any_chunks_reads_as_the_whole_text(
+            picks in proptest::collection::vec(0..ALPHABET.len(), 0..200),
+            chunk in 1usize..9,
+        ) {
+            let text: String = picks.iter().map(|&i| ALPHABET[i]).collect();
+            let expected: Vec<(Pos, String)> = tokens(&text)
+                .map(|(at, tok)| {
+                    let d = Diagnostic::error("t", &text, at, "");
+                    (Pos { line: d.line, col: d.col - 1 }, tok.to_string())
+                })
+                .collect();
+            proptest::prop_assert_eq!(&words(&text, chunk), &expected);
+            // An error at any word quotes its line as the whole text would.
+            for (k, (_, _)) in expected.iter().enumerate() {
+                let mut w = Words::new(Trickle(text.as_bytes(), chunk), "t");
+                let mut word = String::new();
+                let mut at = Pos::default();
+                for _ in 0..=k {
+                    at = w.next_word(&mut word).unwrap().unwrap();
+                }
+                let Error::Input(d) = w.error(at, "bad") else {
+                    panic!("an input error")
+                };
+                let offset = tokens(&text).nth(k).unwrap().0;
+                proptest::prop_assert_eq!(*d, Diagnostic::error("t", &text, offset, "bad"));
+            }
+        }
+    }
+
     #[test]
     fn an_error_quotes_its_line_as_a_whole_text_would() {
         let text = "3\nab cd ef\nxyz\n";

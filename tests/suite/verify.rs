@@ -301,3 +301,96 @@ fn a_chain_answer_must_agree_with_its_jumps_and_its_claim() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// One way to tamper with an answer, picked by number: a field changed, a
+/// move dropped, doubled, swapped or altered, a claim added or removed.
+fn tamper(answer: &mut serde_json::Value, how: usize, at: usize) {
+    use serde_json::json;
+    let moves = answer["moves"].as_array().map_or(0, Vec::len);
+    let i = if moves == 0 { 0 } else { at % moves };
+    match how {
+        0 => {}
+        1 => answer["length"] = json!(answer["length"].as_u64().unwrap_or(0) + 1),
+        2 => answer["optimal"] = json!(true),
+        3 => answer["optimal"] = json!(false),
+        4 => {
+            if let Some(m) = answer["moves"].as_array_mut()
+                && !m.is_empty()
+            {
+                m.remove(i);
+            }
+        }
+        5 => {
+            if let Some(m) = answer["moves"].as_array_mut()
+                && !m.is_empty()
+            {
+                let step = m[i].clone();
+                m.insert(i, step);
+            }
+        }
+        6 => {
+            if let Some(m) = answer["moves"].as_array_mut()
+                && m.len() > 1
+            {
+                let n = m.len();
+                m.swap(i, (i + 1) % n);
+            }
+        }
+        7 => {
+            if moves > 0 {
+                answer["moves"][i]["cells"][0] = json!([at % 9, at % 7]);
+            }
+        }
+        8 => {
+            if moves > 0 {
+                answer["moves"][i]["kind"] = json!("jump");
+            }
+        }
+        9 => answer["final"] = json!("nothing"),
+        10 => {
+            if let Some(o) = answer.as_object_mut() {
+                o.remove("length");
+            }
+        }
+        11 => answer["moves"] = json!(null),
+        12 => answer["length"] = json!("many"),
+        13 => answer["solvable"] = json!(!answer["solvable"].as_bool().unwrap_or(false)),
+        _ => answer["moves"] = json!([{ "kind": "toggle", "cells": "[0, 0]" }]),
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// An answer checked as it is read gets the verdict of the same answer
+    /// parsed whole: both read it, or neither does, and they agree on why it
+    /// holds or fails.
+    #[test]
+    fn a_streamed_answer_gets_the_verdict_of_the_answer_held_whole(
+        which in 0usize..4,
+        how in 0usize..15,
+        at in 0usize..1000,
+    ) {
+        let (puzzle, board): (&str, &[&str]) = [
+            ("puzzles/flip4x4.toml", &["bwwb/bbwb/bwwb/bwww"][..]),
+            ("puzzles/pebble12.toml", &["--", "-o--o-oo----"][..]),
+            ("puzzles/lights-out.toml", &[][..]),
+            ("puzzles/lights-out.toml", &["o..../...../...../...../....."][..]),
+        ][which];
+        let program = pegflip::Puzzle::from_file(puzzle).unwrap().compile().unwrap();
+        let mut args = vec!["solve", puzzle, "--json"];
+        args.extend_from_slice(board);
+        let mut answer = solve_json(&args);
+        tamper(&mut answer, how, at);
+        let text = serde_json::to_string_pretty(&answer).unwrap();
+        let held = serde_json::from_str::<pegflip::Answer>(&text)
+            .map(|a| pegflip::check::verify(&program, &a).map_err(|e| e.to_string()));
+        let streamed = pegflip::check::verify_from(&program, text.as_bytes(), "answer.json")
+            .map(|v| v.map_err(|e| e.to_string()));
+        match (held, streamed) {
+            (Ok(a), Ok(b)) => proptest::prop_assert_eq!(a, b),
+            (Err(_), Err(pegflip::Error::Input(_))) => {}
+            (a, b) => proptest::prop_assert!(false, "held {a:?}, streamed {b:?}"),
+        }
+    }
+}
