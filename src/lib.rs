@@ -22,7 +22,8 @@
 //!   [`Solution`], [`Certificate`], [`Summary`]);
 //! - [`answer`]: the serde format of an outcome (`solve --json`);
 //! - [`check`]: the one checker, which replays solutions and checks
-//!   certificates without any engine;
+//!   certificates without any engine, also on an answer as it is read
+//!   ([`check::verify_from`]);
 //! - the engines (private): light chasing, dense elimination, answer
 //!   tables, BFS, peg DFS, move levels, the linear span, layered
 //!   enumeration, peg orbits and the timely dataflow;
@@ -30,7 +31,8 @@
 //!   cost and refuses up front what cannot fit the [`Limits`];
 //! - the runner: [`solve()`], [`enumerate()`], [`analyze()`] and
 //!   [`state_graph()`] build the planned engine, run it and check its outcome;
-//! - [`batch()`] for judge input, and [`render`] for text, SVG and JSON.
+//! - [`batch()`] for judge input ([`batch_to`] as a stream), and [`render`]
+//!   for text, SVG and JSON.
 //!
 //! # Example
 //!
