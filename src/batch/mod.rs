@@ -99,12 +99,13 @@ pub fn batch_to(
     let mut reader = BoardReader::new(program.puzzle(), words)?;
     let cells = program.cells();
     let words = cells.div_ceil(64).max(1);
-    // The first boards are read before planning, so that the plan knows
-    // how many there are when the input is short.
+    // The first boards (at most 1 MiB of them) are read before planning, so
+    // that the plan knows how many there are when the input is short.
+    let ahead_boards = PLAN_AHEAD.min((1 << 17) / words).max(1);
     let mut ahead: Vec<u64> = Vec::new();
     let mut state = vec![0u64; words];
     let mut ended = false;
-    while ahead.len() < PLAN_AHEAD * words {
+    while ahead.len() < ahead_boards * words {
         if !reader.next_board(&mut state)? {
             ended = true;
             break;
@@ -119,7 +120,7 @@ pub fn batch_to(
         (None, false) => read.saturating_mul(16),
     };
     let plan = batch_plan(program, count, prefer, limits)?;
-    let impossible = puzzle_word(program);
+    let impossible = program.puzzle().batch.impossible.as_bytes();
     let numbers: Vec<String> = (0..256).map(|n| n.to_string()).collect();
     let mut text = Vec::with_capacity(1 << 16);
     let objective = matches!(program.goal(), Goal::FewestPieces);
@@ -170,13 +171,9 @@ pub fn batch_to(
     Ok(plan.erase())
 }
 
-/// The boards read before a plain batch is planned.
+/// The most boards read before a plain batch is planned (fewer when they
+/// would take more than 1 MiB).
 pub const PLAN_AHEAD: usize = 1 << 16;
-
-/// The word a plain batch writes for a board with no answer.
-fn puzzle_word(program: &Program) -> &[u8] {
-    program.puzzle().batch.impossible.as_bytes()
-}
 
 /// Writes answers to the output.
 pub(crate) fn emit(out: &mut dyn Write, text: &[u8]) -> Result<()> {

@@ -365,7 +365,9 @@ impl<R: Read> Words<R> {
             kept.text.push_str(&done.text);
             self.marked_len += 1;
         }
-        if self.current_has_word {
+        // The first line is kept too until a word is read: a message about
+        // an input of whitespace points there.
+        if self.current_has_word || self.last.no == 0 {
             std::mem::swap(&mut self.current, &mut self.last);
         }
         // The next line reuses the buffer.
