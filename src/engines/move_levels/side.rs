@@ -4,7 +4,7 @@ use rayon::prelude::*;
 
 use super::Meeting;
 use super::jumps::Jumps;
-use super::store::{LevelMap, mix};
+use super::store::{LevelMap, mix, unmix};
 use super::{CHUNK, SUCCESSORS_PER_PARENT};
 use crate::engines::merson::Regions;
 use crate::error::{Error, Result};
@@ -173,7 +173,7 @@ impl<'a> Side<'a> {
                         // the canonical form is taken.
                         let mut push = |t: u64, _: &[usize]| {
                             if self.prune.is_none_or(|p| p.keeps(self.forward, depth, t)) {
-                                out.push(canon.canon(t));
+                                out.push(mix(canon.canon(t)));
                             }
                             true
                         };
@@ -186,15 +186,17 @@ impl<'a> Side<'a> {
                     out
                 })
                 .collect();
-            // Sorted by mix (a bijection, so equal positions still meet), the
-            // successors are looked up in the level map's order.
-            found.par_sort_unstable_by_key(|&t| mix(t));
+            // Held as their mixes (a bijection, so equal positions still
+            // meet) and sorted, the successors are looked up in the level
+            // map's order.
+            found.par_sort_unstable();
             found.dedup();
             // Most successors were found at an earlier level: only the new ones are kept.
             let known = &self.level_of;
             let fresh: Vec<u64> = found
                 .into_par_iter()
-                .filter(|&t| known.get(t).is_none())
+                .filter(|&key| known.get_mixed(key).is_none())
+                .map(unmix)
                 .collect();
             // Found again by other chunks, the new positions are deduplicated at the end
             // of the level, or sooner if they would not fit.

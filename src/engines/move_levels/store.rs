@@ -4,7 +4,27 @@
 /// the order of their mix are spread evenly over its range.
 #[inline]
 pub(super) fn mix(position: u64) -> u64 {
-    position.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    position.wrapping_mul(MIX)
+}
+
+/// The odd multiplier of [`mix`].
+const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// Its inverse modulo 2^64 (Newton's iteration doubles the bits right each step).
+const UNMIX: u64 = {
+    let mut x = MIX;
+    let mut i = 0;
+    while i < 6 {
+        x = x.wrapping_mul(2u64.wrapping_sub(MIX.wrapping_mul(x)));
+        i += 1;
+    }
+    x
+};
+
+/// The position whose [`mix`] is `key`.
+#[inline]
+pub(super) fn unmix(key: u64) -> u64 {
+    key.wrapping_mul(UNMIX)
 }
 
 /// The level of each position a side has reached: the positions' mixes in
@@ -32,7 +52,12 @@ impl LevelMap {
 
     #[inline]
     pub(super) fn get(&self, position: u64) -> Option<u32> {
-        let key = mix(position);
+        self.get_mixed(mix(position))
+    }
+
+    /// The level of the position whose [`mix`] is `key`.
+    #[inline]
+    pub(super) fn get_mixed(&self, key: u64) -> Option<u32> {
         let bucket = key.checked_shr(64 - self.bits).unwrap_or(0) as usize;
         let (from, to) = (self.index[bucket], self.index[bucket + 1]);
         let at = self.keys[from..to].binary_search(&key).ok()?;
