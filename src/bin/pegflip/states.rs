@@ -71,7 +71,8 @@ pub struct Args {
     #[arg(long)]
     explain: bool,
     /// Count on W worker threads as a timely dataflow, each layer
-    /// partitioned across them (peg boards, `--from BOARD --reachable`).
+    /// partitioned across them (peg boards, `--from BOARD --reachable`); at
+    /// most 4 per core of the machine.
     #[arg(long, value_name = "W")]
     workers: Option<usize>,
     /// The number of processes of a distributed run; each runs the same
