@@ -1409,18 +1409,7 @@ fn the_spill_estimate_covers_the_disk_used_and_an_interrupt_removes_the_files() 
         assert!(started.elapsed() < Duration::from_secs(60));
         std::thread::sleep(Duration::from_millis(5));
     }
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(130),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::interrupt(child);
     assert_eq!(
         std::fs::read_dir(&dir).unwrap().count(),
         0,

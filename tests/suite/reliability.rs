@@ -127,18 +127,7 @@ fn ctrl_c_ends_a_long_run_with_status_130() {
             .unwrap();
     }
     std::thread::sleep(std::time::Duration::from_millis(700));
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(130),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::interrupt(child);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

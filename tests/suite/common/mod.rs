@@ -90,3 +90,21 @@ pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
         }
     }
 }
+
+/// Interrupts `child` as Ctrl-C would (SIGINT), and checks that it ends with
+/// exit 130; its output.
+pub fn interrupt(child: std::process::Child) -> std::process::Output {
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
