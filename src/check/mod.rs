@@ -1,10 +1,12 @@
 //! The one checker: replays solutions and checks certificates and written answers, using no solver.
 //!
 //! Every answer the engines produce passes [`check_outcome`] before it is
-//! returned, and `pegflip verify` runs [`verify`] on a written [`Answer`],
-//! or [`verify_from`] on one as it is read.
-//! Both replay moves through [`Program::replay`] and check certificates with
-//! [`check_certificate`]; a failure is a [`CheckError`] naming the step.
+//! returned, which replays its moves through [`Program::replay`]. `pegflip
+//! verify` runs [`verify`] on a written [`Answer`], or [`verify_from`] and
+//! [`verify_moves_from`] on one as it is read: those replay each written move
+//! as it comes, one at a time, keeping no list of them. All check
+//! certificates with [`check_certificate`]; a failure is a [`CheckError`]
+//! naming the step.
 
 use rustc_hash::FxHashMap;
 
