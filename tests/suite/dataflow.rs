@@ -358,7 +358,7 @@ fn what_the_dataflow_does_not_serve_is_refused_clearly() {
     for (memory, words) in [
         (
             "16M",
-            "the memory dataflow needs (estimated) is 25165824, past the limit max-memory = 16777216",
+            "the memory dataflow needs (estimated) is 28311552, past the limit max-memory = 16777216",
         ),
         (
             "40M",
