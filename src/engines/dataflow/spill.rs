@@ -26,39 +26,56 @@ use crate::engines::parts::{PARTS, Set, part_of};
 
 /// Every spill file of this process not removed yet: what [`remove_all`]
 /// removes when a run ends, fails or is interrupted.
-static FILES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+static FILES: Mutex<Registry> = Mutex::new(Registry {
+    files: Vec::new(),
+    closed: false,
+});
 
-/// Creates the spill file `path`, and keeps it in [`FILES`].
+/// The spill files written and not removed yet, and whether the process is
+/// ending (then no new one is made: one made after the last removal would stay).
+struct Registry {
+    files: Vec<PathBuf>,
+    closed: bool,
+}
+
+/// Creates the spill file `path`, and keeps it in [`FILES`]; refused once
+/// the process is ending. The registry is held while the file is made, so a
+/// removal of every file cannot miss it.
 fn create(path: &Path) -> std::io::Result<File> {
-    let file = File::create(path)?;
-    if let Ok(mut files) = FILES.lock() {
-        files.push(path.to_path_buf());
+    let mut registry = FILES
+        .lock()
+        .map_err(|_| std::io::Error::other("the spill registry is poisoned"))?;
+    if registry.closed {
+        return Err(std::io::Error::other("the process is ending"));
     }
+    let file = File::create(path)?;
+    registry.files.push(path.to_path_buf());
     Ok(file)
 }
 
 /// Removes the spill file `path`.
 fn remove(path: &Path) {
     let _ = std::fs::remove_file(path);
-    if let Ok(mut files) = FILES.lock() {
-        files.retain(|p| p != path);
+    if let Ok(mut registry) = FILES.lock() {
+        registry.files.retain(|p| p != path);
     }
 }
 
-/// Removes every spill file this process has written in `dir`, or in any
-/// directory for `None`, and not removed yet.
+/// Removes every spill file this process has written in `dir` and not
+/// removed yet; for `None`, every one in any directory, and no more are
+/// made after it (the process is ending).
 pub fn remove_all(dir: Option<&Path>) {
-    let files = match FILES.lock() {
-        Ok(mut files) => {
-            let (gone, kept) = std::mem::take(&mut *files)
-                .into_iter()
-                .partition(|p: &PathBuf| dir.is_none_or(|d| p.parent() == Some(d)));
-            *files = kept;
-            gone
-        }
-        Err(_) => return,
+    let Ok(mut registry) = FILES.lock() else {
+        return;
     };
-    for path in files {
+    if dir.is_none() {
+        registry.closed = true;
+    }
+    let (gone, kept) = std::mem::take(&mut registry.files)
+        .into_iter()
+        .partition(|p: &PathBuf| dir.is_none_or(|d| p.parent() == Some(d)));
+    registry.files = kept;
+    for path in gone {
         let _ = std::fs::remove_file(path);
     }
 }
