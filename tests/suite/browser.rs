@@ -395,28 +395,43 @@ async fn story(driver: &str, site: &str) {
     let (from, to) = (jump[0].as_u64().unwrap(), jump[2].as_u64().unwrap());
     let cell = |i: u64| format!("#board .cell[data-cell=\"{i}\"]");
     let (from_css, to_css) = (cell(from), cell(to));
-    let from_el = page.client.find(Locator::Css(&from_css)).await.unwrap();
-    let to_el = page.client.find(Locator::Css(&to_css)).await.unwrap();
-    let drag = MouseActions::new("mouse".into())
-        .then(PointerAction::MoveToElement {
-            element: from_el,
-            duration: None,
-            x: 0.0,
-            y: 0.0,
-        })
-        .then(PointerAction::Down {
-            button: MOUSE_BUTTON_LEFT,
-        })
-        .then(PointerAction::MoveToElement {
-            element: to_el,
-            duration: Some(Duration::from_millis(150)),
-            x: 0.0,
-            y: 0.0,
-        })
-        .then(PointerAction::Up {
-            button: MOUSE_BUTTON_LEFT,
-        });
-    page.client.perform_actions(drag).await.unwrap();
+    // The page settles (a move may draw the board again) before its cells are found.
+    page.settled().await;
+    let mut tries = 0;
+    loop {
+        let from_el = page.client.find(Locator::Css(&from_css)).await.unwrap();
+        let to_el = page.client.find(Locator::Css(&to_css)).await.unwrap();
+        let drag = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveToElement {
+                element: from_el,
+                duration: None,
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::MoveToElement {
+                element: to_el,
+                duration: Some(Duration::from_millis(150)),
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            });
+        match page.client.perform_actions(drag).await {
+            Ok(()) => break,
+            // The board was drawn again between finding its cells and the drag.
+            Err(fantoccini::error::CmdError::Standard(e))
+                if e.error == fantoccini::error::ErrorStatus::StaleElementReference
+                    && tries < 3 =>
+            {
+                tries += 1;
+            }
+            Err(e) => panic!("the drag: {e}"),
+        }
+    }
     assert_eq!(page.text("#counter").await, "2 jumps");
     let dragged = page.board().await;
     assert_eq!(dragged.as_bytes()[to as usize], b'1');
