@@ -145,22 +145,8 @@ impl<R: Read> Words<R> {
     /// `None` at the end of the input.
     pub fn next_word(&mut self, word: &mut String) -> Result<Option<Pos>> {
         word.clear();
-        let start = loop {
-            if self.pos == self.text.len() {
-                if !self.refill()? {
-                    self.end_of_input();
-                    return Ok(None);
-                }
-                continue;
-            }
-            let skip = space_len(&self.text[self.pos..]);
-            self.consume(skip);
-            if self.pos < self.text.len() {
-                break Pos {
-                    line: self.line,
-                    col: self.col,
-                };
-            }
+        let Some(start) = self.next_pos()? else {
+            return Ok(None);
         };
         loop {
             let n = word_len(&self.text[self.pos..]);
