@@ -29,8 +29,9 @@
 //!   enumeration, peg orbits and the timely dataflow;
 //! - [`plan`](mod@plan): the one place that picks an engine for a query, estimates its
 //!   cost and refuses up front what cannot fit the [`Limits`];
-//! - the runner: [`solve()`], [`enumerate()`], [`analyze()`] and
-//!   [`state_graph()`] build the planned engine, run it and check its outcome;
+//! - the runner: [`solve()`], [`enumerate()`], [`analyze()`],
+//!   [`state_graph()`] and [`generate()`] (boards at a distance from the
+//!   goal) build the planned engine, run it and check its outcome;
 //! - [`batch()`] for judge input ([`batch_to`] as a stream), and [`render`]
 //!   for text, SVG and JSON.
 //!
@@ -92,19 +93,20 @@ pub use engines::table::AnswerTable;
 pub use error::{Diagnostic, Error, Result};
 pub use limits::Limits;
 pub use outcome::{
-    Certificate, Chains, Count, Levels, Outcome, PlayedMoves, Proof, Solution, Summary,
+    Certificate, Chains, Count, Drawn, Generated, Levels, Outcome, PlayedMoves, Proof, Solution,
+    Summary,
 };
 pub use overrides::Override;
 pub use plan::{Method, Plan, plan};
 pub use program::{Goal, Move, MoveKind, Program};
 pub use puzzle::{Metric, Puzzle};
 pub use query::{
-    Cluster, Event, Listing, Observer, Output, Preference, Query, Request, StatesQuery,
+    Cluster, Event, Listing, Observer, Order, Output, Preference, Query, Request, StatesQuery,
 };
 pub use render::write_json;
 pub use run::{
-    LayerEstimate, Sampling, analyze, enumerate, estimate_layers, run_solve, solve, solve_linear,
-    solve_with, state_graph,
+    LayerEstimate, Sampling, analyze, enumerate, estimate_layers, generate, run_solve, solve,
+    solve_linear, solve_with, state_graph,
 };
 
 /// The examples of README.md, run as doctests.

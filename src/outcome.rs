@@ -250,3 +250,76 @@ pub fn times_power_of_two(m: u128, n: usize) -> String {
     }
     number.to_string()
 }
+
+/// Boards `generate` found, each solved at the distance asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Generated {
+    /// The boards, in the order drawn.
+    pub boards: Vec<Bits>,
+    /// Their distance from the goal (for fewest pieces: the fewest pieces).
+    pub distance: u32,
+    /// How they were drawn.
+    pub drawn: Drawn,
+}
+
+/// How `generate` drew its boards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Drawn {
+    /// Uniformly from the layer at the distance, every state counted first.
+    Layer {
+        /// The boards at that distance.
+        boards: u128,
+    },
+    /// Uniformly by rejection: candidates drawn over a linear puzzle's
+    /// solvable boards, each kept with the odds that make every board at
+    /// the distance as likely.
+    Coset {
+        /// Candidates drawn from every solvable board (`false`: from press
+        /// sets of as many presses as the distance).
+        any_solvable: bool,
+        /// The candidates drawn.
+        draws: u64,
+    },
+    /// Played backwards from a target, the distance then found by solving:
+    /// every board can be solved, but they are not uniform.
+    Backward {
+        /// The boards played.
+        draws: u64,
+    },
+}
+
+impl Drawn {
+    /// Whether every board at the distance was as likely.
+    pub fn uniform(&self) -> bool {
+        !matches!(self, Drawn::Backward { .. })
+    }
+
+    /// The method in words.
+    pub fn describe(&self) -> String {
+        match self {
+            Drawn::Layer { boards } => format!(
+                "uniformly among the {boards} boards at this distance, every solvable board \
+                 counted first"
+            ),
+            Drawn::Coset {
+                any_solvable: true,
+                draws,
+            } => format!(
+                "uniformly, by rejection: {draws} boards drawn from all solvable boards, those \
+                 at this distance kept"
+            ),
+            Drawn::Coset {
+                any_solvable: false,
+                draws,
+            } => format!(
+                "uniformly, by rejection: {draws} boards drawn as a target and that many \
+                 presses, each at this distance kept with the odds that make every such board \
+                 as likely"
+            ),
+            Drawn::Backward { draws } => format!(
+                "by backward play from a target: {draws} boards played, those that solve in \
+                 exactly this many kept; not uniform"
+            ),
+        }
+    }
+}

@@ -1,4 +1,4 @@
-//! The queries: what is asked of a compiled program (solve, batch, states, analyze, graph) and with what settings.
+//! The queries: what is asked of a compiled program (solve, batch, states, analyze, graph, generate) and with what settings.
 //!
 //! A query is plain data. The planner ([`crate::plan`](mod@crate::plan)) reads it to choose an
 //! engine; the engines read the settings they run with (a states request's
@@ -22,6 +22,37 @@ pub enum Query {
     Analyze,
     /// Draw the state graph from a start.
     Graph,
+    /// Generate boards at a distance from the goal.
+    Generate {
+        /// The distance; `None` for the greatest any board has.
+        distance: Option<u32>,
+        /// How many boards.
+        boards: usize,
+    },
+}
+
+/// What `generate` is asked for: boards at a distance from the goal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Order {
+    /// The distance from the goal in the puzzle's metric: the fewest moves to
+    /// a target or, for a fewest-pieces goal, the fewest pieces a board can
+    /// be left with (what `solve` prints first). `None` asks for the greatest
+    /// any board has.
+    pub distance: Option<u32>,
+    /// How many boards, each drawn on its own (two may be the same).
+    pub boards: usize,
+    /// The seed of the draws: the same seed gives the same boards.
+    pub seed: u64,
+}
+
+impl Order {
+    /// The planner's query for this order.
+    pub fn query(&self) -> Query {
+        Query::Generate {
+            distance: self.distance,
+            boards: self.boards,
+        }
+    }
 }
 
 /// A `states` query.

@@ -13,6 +13,7 @@ pub(crate) mod chase;
 #[cfg(feature = "dataflow")]
 pub(crate) mod dataflow;
 pub(crate) mod dfs;
+pub(crate) mod draw;
 pub(crate) mod graph;
 pub(crate) mod layered;
 pub(crate) mod layers;

@@ -27,11 +27,16 @@ pub enum Method {
     /// The peg orbits' layers as a timely dataflow, hash-partitioned across
     /// worker threads and processes.
     Dataflow,
+    /// Boards of a linear puzzle drawn at random and kept by rejection, so
+    /// that every board at the distance asked for is as likely.
+    CosetDraw,
+    /// Boards of a peg puzzle played backwards from a target, each solved.
+    BackwardPlay,
 }
 
 impl Method {
     /// Every engine, in the order the docs list them.
-    pub const ALL: [Method; 10] = [
+    pub const ALL: [Method; 12] = [
         Method::Chase,
         Method::DenseGf2,
         Method::AnswerTable,
@@ -42,6 +47,8 @@ impl Method {
         Method::MoveLevels,
         Method::PegOrbits,
         Method::Dataflow,
+        Method::CosetDraw,
+        Method::BackwardPlay,
     ];
 
     /// The engine's short name, as `check`, `list` and `--explain` print it.
@@ -57,6 +64,8 @@ impl Method {
             Method::PegOrbits => "peg orbits",
             Method::MoveLevels => "move levels",
             Method::Dataflow => "dataflow",
+            Method::CosetDraw => "coset draw",
+            Method::BackwardPlay => "backward play",
         }
     }
 
@@ -64,14 +73,15 @@ impl Method {
     pub fn answers(self) -> &'static str {
         match self {
             Method::Chase | Method::DenseGf2 => "solve, batch, analyze",
-            Method::AnswerTable => "batch, states",
+            Method::AnswerTable => "batch, states, generate",
             Method::PegDfs => "solve, batch",
             Method::Bfs => "solve, batch, graph",
             Method::LinearSpan => "states",
-            Method::Layered => "states",
+            Method::Layered => "states, generate",
             Method::MoveLevels => "solve, batch, states",
             Method::PegOrbits => "states",
             Method::Dataflow => "states",
+            Method::CosetDraw | Method::BackwardPlay => "generate",
         }
     }
 
@@ -115,6 +125,17 @@ impl Method {
             Method::Dataflow => {
                 "the peg orbits' layers as a timely dataflow: each layer hash-partitioned across \
                  the workers, successors exchanged to their owners, counts broadcast"
+            }
+            Method::CosetDraw => {
+                "boards drawn uniformly (a random press set, or one of as many presses as the \
+                 distance) and kept when the walk of their solution coset gives that distance, \
+                 with the odds that make every board at the distance as likely"
+            }
+            Method::BackwardPlay => {
+                "boards played backwards from a target, one random move at a time (a choice \
+                 that leads nowhere taken back), as many as the distance (by moves, as many \
+                 jumps as solving shows are needed), each kept when solving it gives that \
+                 distance; not uniform"
             }
         }
     }
@@ -169,6 +190,31 @@ pub enum Counter {
     MoveLevels,
     /// The timely dataflow ([`Method::Dataflow`]).
     Dataflow,
+}
+
+/// How `generate` finds its boards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Generator {
+    /// Every state counted by distance with the counter named, then boards
+    /// drawn uniformly from the layer asked for (exact: a distance no board
+    /// has is known).
+    Layers(Counter),
+    /// Candidates drawn over a linear puzzle and kept by rejection
+    /// ([`Method::CosetDraw`]): uniform, each solved by the solver named.
+    Coset(Solver),
+    /// Boards played backwards from a target ([`Method::BackwardPlay`]),
+    /// each solved by the solver named: not uniform.
+    Backward(Solver),
+}
+
+impl From<Generator> for Method {
+    fn from(g: Generator) -> Method {
+        match g {
+            Generator::Layers(c) => c.into(),
+            Generator::Coset(_) => Method::CosetDraw,
+            Generator::Backward(_) => Method::BackwardPlay,
+        }
+    }
 }
 
 /// The state graph: breadth-first over whole states ([`Method::Bfs`]).

@@ -11,8 +11,8 @@
 //! Each kind of query has its own plan type, whose engine names only the
 //! engines that answer it: [`solve_plan`] gives a [`Plan<Solver>`],
 //! [`batch_plan`] a [`Plan<Batcher>`], [`states_plan`] a [`Plan<Counter>`],
-//! [`analyze_plan`] a [`Plan<Eliminator>`] and [`graph_plan`] a
-//! [`Plan<GraphSearch>`]. The runner takes only these, so a plan that cannot
+//! [`analyze_plan`] a [`Plan<Eliminator>`], [`graph_plan`] a
+//! [`Plan<GraphSearch>`] and [`generate_plan`] a [`Plan<Generator>`]. The runner takes only these, so a plan that cannot
 //! run cannot be written. [`plan`] gives any of them as a [`Plan<Method>`],
 //! for describing. [`Method::ALL`] lists every engine.
 
@@ -25,7 +25,7 @@ use crate::query::{Output, Preference, Query, StatesQuery};
 
 mod method;
 
-pub use method::{Batcher, Counter, Eliminator, GraphSearch, Method, Solver};
+pub use method::{Batcher, Counter, Eliminator, Generator, GraphSearch, Method, Solver};
 
 /// How a query will be answered: the engine and its estimated cost.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,6 +114,9 @@ pub fn plan(program: &Program, query: &Query, prefer: Preference, limits: &Limit
         Query::States(q) => states_plan(program, q, limits)?.erase(),
         Query::Analyze => analyze_plan(program, limits)?.erase(),
         Query::Graph => graph_plan(program, limits)?.erase(),
+        Query::Generate { distance, boards } => {
+            generate_plan(program, *distance, *boards, limits)?.erase()
+        }
     })
 }
 
@@ -364,6 +367,92 @@ fn counter(program: &Program, q: &StatesQuery, limits: &Limits) -> Result<Plan<C
     let memory = memory.min(u128::from(limits.max_memory));
     let work = states * program.moves().len() as u128;
     Ok(draft(Counter::Layered, memory, work, limits))
+}
+
+/// Below this much work (the planner's estimate), a linear puzzle's boards
+/// are drawn from its counted layers rather than by rejection: counting is
+/// then cheaper than the draws, and a distance no board has is known.
+const SMALL_LAYERS: u128 = 1 << 24;
+
+/// Plans `generate`: `boards` boards at `distance` from the goal (`None`:
+/// the greatest distance any board has). Exact where it can be: from the
+/// layers when counting every state fits the limit `generate-work`; for a
+/// linear puzzle otherwise by rejection over its solvable boards. A peg
+/// puzzle past that is played backwards from its targets (not uniform).
+/// Anything else past `generate-work` is refused.
+pub fn generate_plan(
+    program: &Program,
+    distance: Option<u32>,
+    boards: usize,
+    limits: &Limits,
+) -> Result<Plan<Generator>> {
+    let histogram = StatesQuery {
+        output: Output::Histogram,
+        ..Default::default()
+    };
+    // Levels by moves count boards but list none, so by moves there are no layers to draw from.
+    let layers = match program.puzzle().metric {
+        Metric::Moves => Err(Error::Usage(
+            "levels by moves count the boards at each distance but do not list them".into(),
+        )),
+        Metric::Jumps => states_plan(program, &histogram, limits),
+    };
+    let budget = u128::from(limits.generate_work);
+    let held = boards as u128 * (program.cells().div_ceil(8) as u128 + 48);
+    let targets = matches!(program.goal(), Goal::Targets(_));
+    let linear = program.is_linear() && targets;
+    let small = if linear {
+        SMALL_LAYERS.min(budget)
+    } else {
+        budget
+    };
+    let plan = match (&layers, distance) {
+        (Ok(p), _) if p.work <= small => {
+            let mut plan = p.clone().with(Generator::Layers(p.engine));
+            plan.memory += held;
+            plan
+        }
+        (_, Some(_)) if linear || (targets && dfs::applies(program)) => {
+            let mut plan = solver(program, Preference::Auto, limits)?;
+            let engine = match linear {
+                true => Generator::Coset(plan.engine),
+                false => Generator::Backward(plan.engine),
+            };
+            plan.memory += held;
+            plan.work = budget;
+            plan.with(engine)
+        }
+        (Err(e), _) => {
+            return Err(Error::Usage(format!(
+                "{}: counting its states, which exact draws need, is refused: {e}",
+                cannot_generate(distance)
+            )));
+        }
+        (Ok(p), _) => {
+            return Err(limits.exceeded(
+                "generate-work",
+                format!(
+                    "{}: the work of counting every state, which exact draws need (estimated \
+                     word operations)",
+                    cannot_generate(distance)
+                ),
+                p.work,
+                "raise it with --set limits.generate-work=N if the wait is worth it",
+            ));
+        }
+    };
+    finish(plan, limits)
+}
+
+/// Why `generate` needs the layers: the first half of its refusal.
+fn cannot_generate(distance: Option<u32>) -> &'static str {
+    match distance {
+        None => "the greatest distance is known only from every board's distance",
+        Some(_) => {
+            "this puzzle is neither linear nor a peg puzzle with targets, so no board can be \
+             drawn by algebra or by backward play"
+        }
+    }
 }
 
 /// The most dataflow worker threads a process runs for each core of its

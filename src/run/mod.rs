@@ -7,11 +7,13 @@
 //! is handed on.
 
 mod analyze;
+mod generate;
 mod solve;
 mod states;
 
 pub use crate::engines::sample::{LayerEstimate, Sampling};
 pub use analyze::analyze;
+pub use generate::generate;
 pub(crate) use solve::{BatchEngine, Prepared, pressed};
 pub use solve::{run_solve, solve, solve_linear, solve_with};
 pub use states::{enumerate, estimate_layers, state_graph};

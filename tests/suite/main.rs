@@ -11,6 +11,7 @@ mod docs;
 mod errors;
 mod exhaustive;
 mod fuzz;
+mod generate;
 mod generated;
 mod hostile;
 mod judges;

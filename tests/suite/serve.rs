@@ -236,29 +236,58 @@ fn explore_and_pick_agree_with_states() {
         })
         .collect();
     assert_eq!(page, cli);
-    // The last board at the farthest distance solves in exactly that many moves.
-    let (far, count) = page.last().unwrap().clone();
-    let index: u64 = count.parse::<u64>().unwrap() - 1;
+    // A board picked at the farthest distance solves in exactly that many moves, and is
+    // the board `generate` draws with the same seed.
+    let (far, _) = page.last().unwrap().clone();
     let (status, picked) = server.post(
         "/api/pick",
-        &json!({ "toml": toml, "distance": far, "index": index }),
+        &json!({ "toml": toml, "distance": far, "seed": 9 }),
     );
     assert_eq!(status, 200, "{picked}");
+    assert_eq!(picked["uniform"], true);
     let (_, solved) = server.post(
         "/api/solve",
         &json!({ "toml": toml, "state": picked["state"] }),
     );
     assert_eq!(solved["length"], far);
+    let far_text = far.to_string();
+    let out = pegflip(
+        &[
+            "generate",
+            "flip4x4",
+            "--distance",
+            &far_text,
+            "--seed",
+            "9",
+            "--json",
+        ],
+        b"",
+    );
+    let generated: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let state = picked["state"].as_str().unwrap();
+    let (_, loaded) = server.post("/api/load", &json!({ "toml": toml }));
+    let board: String = state
+        .chars()
+        .map(|c| {
+            let key = if c == '1' { "on" } else { "off" };
+            loaded[key].as_str().unwrap().to_string()
+        })
+        .collect::<Vec<_>>()
+        .chunks(4)
+        .map(|row| row.concat())
+        .collect::<Vec<_>>()
+        .join("/");
+    assert_eq!(generated["boards"][0], board.as_str());
     let (status, past) = server.post(
         "/api/pick",
-        &json!({ "toml": toml, "distance": far, "index": index + 1 }),
+        &json!({ "toml": toml, "distance": far + 1, "seed": 9 }),
     );
     assert_eq!(status, 422);
     assert!(
         past["error"]
             .as_str()
             .unwrap()
-            .contains(&format!("there are {count} solvable states")),
+            .contains(&format!("no board is at distance {}", far + 1)),
         "{past}"
     );
     // A peg puzzle is not linear; its histogram is by fewest moves to the goal.
@@ -293,8 +322,9 @@ fn bad_requests_get_their_status_and_a_message() {
         ("/api/solve", json!({ "toml": toml, "state": "2".repeat(16) }).to_string().into_bytes(), 422, "character 1 is '2'"),
         ("/api/solve", json!({ "toml": toml, "state": "0110011001100é10" }).to_string().into_bytes(), 422, "character 14 is 'é'"),
         ("/api/solve", json!({ "toml": toml, "state": "é".repeat(8) }).to_string().into_bytes(), 422, "character 1 is 'é'"),
-        ("/api/pick", json!({ "toml": toml, "distance": -1, "index": 0 }).to_string().into_bytes(), 400, "invalid value: integer `-1`"),
-        ("/api/pick", json!({ "toml": toml, "distance": 1, "index": u64::MAX }).to_string().into_bytes(), 422, "none has index"),
+        ("/api/pick", json!({ "toml": toml, "distance": -1, "seed": 0 }).to_string().into_bytes(), 400, "invalid value: integer `-1`"),
+        ("/api/pick", json!({ "toml": toml, "distance": 1, "index": 0 }).to_string().into_bytes(), 400, "missing field `seed`"),
+        ("/api/pick", json!({ "toml": toml, "distance": 7, "seed": u64::MAX }).to_string().into_bytes(), 422, "no board is at distance 7"),
         ("/api/load", json!({ "toml": "name = " }).to_string().into_bytes(), 422, "puzzle.toml:1:8"),
         ("/api/load", json!({ "toml": "name = \"big\"\n[board]\nrows = 200\ncols = 200\n[[moves]]\ntoggle = \"plus\"\n[goal]\ntarget = \"all-off\"\n" }).to_string().into_bytes(), 422, "is 40000, past the limit svg-cells = 10000"),
         ("/api/solve", vec![b' '; 300 * 1024], 413, ""),
@@ -369,7 +399,7 @@ fn bad_requests_get_their_status_and_a_message() {
     );
     let (status, reply) = small.post(
         "/api/pick",
-        &json!({ "toml": knights, "distance": 1, "index": 0 }),
+        &json!({ "toml": knights, "distance": 1, "seed": 0 }),
     );
     assert_eq!(status, 422, "{reply}");
     assert!(

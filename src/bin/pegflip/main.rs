@@ -5,6 +5,7 @@ mod batch;
 mod check;
 mod common;
 mod completions;
+mod generate;
 mod graph;
 mod help;
 mod list;
@@ -45,6 +46,7 @@ Examples:
   pegflip solve puzzles/lights-out.toml --json > answer.json
   pegflip verify puzzles/lights-out.toml answer.json
   pegflip states puzzles/flip4x4.toml --histogram
+  pegflip generate flip4x4 --distance 5 --count 10 --seed 1
   pegflip list
   pegflip solve triangle15
   pegflip new --like triangle15 my-triangle
@@ -69,6 +71,7 @@ enum Command {
     Verify(verify::Args),
     States(states::Args),
     Graph(graph::Args),
+    Generate(generate::Args),
     List(list::Args),
     New(new::Args),
     #[cfg(feature = "serve")]
@@ -133,6 +136,7 @@ fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::States(args) => states::run(args),
         Command::Graph(args) => graph::run(args),
+        Command::Generate(args) => generate::run(args),
         Command::List(args) => list::run(args),
         Command::New(args) => new::run(args),
         #[cfg(feature = "serve")]

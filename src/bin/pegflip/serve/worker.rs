@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 const QUIET_PATTERNS: usize = 32;
 
 /// The most work, in the planner's estimate (word operations), that a
-/// histogram or a pick may take for the page: about a second here. Past it
+/// histogram may take for the page: about a second here. Past it
 /// the page says the puzzle is too large to explore there.
 pub const EXPLORE_WORK: u128 = 1 << 27;
 
@@ -51,12 +51,12 @@ pub enum Op {
     },
     /// Rank, nullity and quiet patterns (linear puzzles), and the histogram of distances.
     Explore,
-    /// The `index`-th solvable state at `distance` from the goal, in enumeration order.
+    /// A random board at `distance` from the goal, drawn as `pegflip generate` draws it.
     Pick {
         /// The distance.
         distance: u32,
-        /// Which of the states at that distance.
-        index: u64,
+        /// The seed of the draw.
+        seed: u64,
     },
 }
 
@@ -138,7 +138,7 @@ fn work(request: &Request) -> pegflip::Result<Value> {
         Op::Load => view(&program),
         Op::Solve { state } => solve(&program, state),
         Op::Explore => explore(&program),
-        Op::Pick { distance, index } => pick(&program, *distance, *index),
+        Op::Pick { distance, seed } => pick(&program, *distance, *seed),
     }
 }
 
@@ -421,34 +421,24 @@ fn small_enough(
     Ok(())
 }
 
-/// The `index`-th solvable state at `distance` from the goal.
-fn pick(program: &Program, distance: u32, index: u64) -> pegflip::Result<Value> {
-    let limits = &program.puzzle().limits;
-    let request = States {
-        output: Output::List,
-        distances: true,
-        ..Default::default()
+/// A random board at `distance` from the goal, by the library's generator.
+fn pick(program: &Program, distance: u32, seed: u64) -> pegflip::Result<Value> {
+    let order = pegflip::Order {
+        distance: Some(distance),
+        boards: 1,
+        seed,
     };
-    small_enough(program, &request, limits)?;
-    let mut seen = 0u64;
-    let mut found: Option<Bits> = None;
-    let mut visit = |state: &Bits, d: Option<u32>| {
-        if d == Some(distance) {
-            if seen == index {
-                found = Some(state.clone());
-                return false;
-            }
-            seen += 1;
-        }
-        true
-    };
-    enumerate(program, &request, limits, Some(&mut visit))?;
-    match found {
-        Some(state) => Ok(json!({ "state": bits_text(&state), "distance": distance })),
-        None => Err(pegflip::Error::Usage(format!(
-            "there are {seen} solvable states at distance {distance}, so none has index {index}"
-        ))),
-    }
+    let generated = pegflip::generate(program, &order, &program.puzzle().limits)?;
+    let state = generated
+        .boards
+        .first()
+        .ok_or_else(|| pegflip::Error::Internal("a generator gave no board".into()))?;
+    Ok(json!({
+        "state": bits_text(state),
+        "distance": generated.distance,
+        "uniform": generated.drawn.uniform(),
+        "method": generated.drawn.describe(),
+    }))
 }
 
 /// Rank, nullity, the number of boards that reach each target, and the first quiet patterns.

@@ -440,8 +440,8 @@ async function pick() {
   const distance = Number($("distance").value);
   const bar = document.querySelector(`#histogram .bar[data-distance="${distance}"]`);
   if (!bar) { $("explore-status").textContent = `no solvable board is at distance ${distance}`; return; }
-  const index = Math.floor(Math.random() * Math.min(Number(bar.dataset.count), Number.MAX_SAFE_INTEGER));
-  const r = await api("/api/pick", { toml: game.toml, file: game.file, distance, index });
+  const seed = Math.floor(Math.random() * Number.MAX_SAFE_INTEGER);
+  const r = await api("/api/pick", { toml: game.toml, file: game.file, distance, seed });
   if (!r.ok) { $("explore-status").textContent = `no answer: ${r.data.error}`; return; }
   game.start = r.data.state;
   game.state = r.data.state;
