@@ -20,6 +20,7 @@ mod linear;
 mod memory;
 mod moves;
 mod properties;
+mod python;
 mod readme;
 mod reliability;
 mod samples;
