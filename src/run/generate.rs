@@ -351,16 +351,22 @@ mod tests {
         (seen + unseen, df * (1.0 - a + z * a.sqrt()).powi(3))
     }
 
-    /// Draws `draws` boards at distance `d` of flip4x4 by coset draws, with
-    /// the proposal the planner would use, and tests them for uniformity
-    /// over the layer the histogram counts.
-    fn coset_draws_are_uniform(d: u32, proposal: Proposal, draws: usize) {
+    /// Flip Game, its limits, and its solver.
+    fn flip() -> (Program, Limits, Judge) {
         let program = Puzzle::from_file("puzzles/flip4x4.toml")
             .unwrap()
             .compile()
             .unwrap();
         let limits = Limits::default();
         let judge = Judge::new(&program, &limits).unwrap();
+        (program, limits, judge)
+    }
+
+    /// Draws `draws` boards at distance `d` of flip4x4 by coset draws, with
+    /// the proposal the planner would use, and tests them for uniformity
+    /// over the layer the histogram counts.
+    fn coset_draws_are_uniform(d: u32, proposal: Proposal, draws: usize) {
+        let (program, limits, judge) = flip();
         let Goal::Targets(targets) = program.goal() else {
             unreachable!()
         };
@@ -409,12 +415,7 @@ mod tests {
     fn a_skewed_draw_fails_the_test() {
         // The test has power: keeping every board drawn by presses, without
         // the 1/M odds, is caught.
-        let program = Puzzle::from_file("puzzles/flip4x4.toml")
-            .unwrap()
-            .compile()
-            .unwrap();
-        let limits = Limits::default();
-        let judge = Judge::new(&program, &limits).unwrap();
+        let (program, limits, judge) = flip();
         let Goal::Targets(targets) = program.goal() else {
             unreachable!()
         };
