@@ -10,8 +10,8 @@
 //! The modules follow the pipeline, and each uses only the ones before it:
 //!
 //! - the model: [`error`], [`limits`], [`memory`], [`bits`], [`gf2`] (packed GF(2)
-//!   matrices), [`board`] (the board graph, on petgraph), [`symbols`],
-//!   [`io`], [`spec`] (the TOML as written, with spans), [`overrides`]
+//!   matrices), [`zk`] (linear algebra modulo any k), [`board`] (the board
+//!   graph, on petgraph), [`symbols`], [`io`], [`spec`] (the TOML as written, with spans), [`overrides`]
 //!   (`--set`), [`puzzle`] (the validated model; every error in a file is
 //!   reported with `FILE:LINE:COL`) and [`catalogue`] (the shipped puzzles);
 //! - [`program`]: every move compiled to a *guarded XOR* `{need_on,
@@ -66,6 +66,7 @@ pub mod puzzle;
 pub mod spec;
 pub(crate) mod stateset;
 pub mod symbols;
+pub mod zk;
 // The compiled program, and its symmetries.
 pub mod program;
 pub mod symmetry;

@@ -15,6 +15,7 @@ const LAYERS: &[&str] = &[
     "limits",
     "memory",
     "gf2",
+    "zk",
     "bits",
     "stateset",
     "board",

@@ -27,3 +27,4 @@ mod samples;
 mod serve;
 mod states;
 mod verify;
+mod zk;
