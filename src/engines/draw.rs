@@ -72,24 +72,23 @@ impl<'a> CosetDraw<'a> {
         limits: &Limits,
     ) -> Result<CosetDraw<'a>> {
         let nullity = linear.nullity();
-        if linear.null_space().len() != nullity || nullity >= 64 {
-            return Err(Error::Usage(format!(
-                "drawing boards of this puzzle at a distance needs a walk of its whole null \
-                 space, 2^{nullity} press sets, for each board drawn: too many to walk"
-            )));
-        }
         let words = program.move_count().div_ceil(64).max(1) as u128;
-        limits.check(
-            "coset-work",
-            format!(
-                "the walk of the 2^{nullity} press sets of a drawn board's solution cosets, for \
-                 each of {} targets (word operations)",
-                targets.len()
-            ),
-            (1u128 << nullity) * words * targets.len() as u128,
-            "each board drawn is judged by its fewest presses, found by walking its solution \
-             cosets whole",
-        )?;
+        let work = 1u128
+            .checked_shl(nullity as u32)
+            .unwrap_or(u128::MAX)
+            .saturating_mul(words * targets.len() as u128);
+        let what = format!(
+            "the walk of the 2^{nullity} press sets of a drawn board's solution cosets, for each \
+             of {} targets (word operations)",
+            targets.len()
+        );
+        let hint = "each board drawn is judged by its fewest presses, found by walking its \
+                    solution cosets whole";
+        // Elimination keeps only the quiet patterns a walk within the limit can use.
+        if linear.null_space().len() != nullity {
+            return Err(limits.exceeded("coset-work", what, work, hint));
+        }
+        limits.check("coset-work", what, work, hint)?;
         let mut classes: Vec<Vec<usize>> = Vec::new();
         let mut class_of = Vec::with_capacity(targets.len());
         for (i, target) in targets.iter().enumerate() {

@@ -121,13 +121,14 @@ fn by_layers(
         .collect();
     wanted.sort_unstable();
     let mut boards: Vec<Option<Bits>> = vec![None; order.boards];
-    let (mut seen, mut next) = (0u128, 0usize);
+    let (mut seen, mut next, mut unknown) = (0u128, 0usize, 0u128);
     let listed = Request {
         output: Output::List,
         distances: true,
         ..Default::default()
     };
     let mut visit = |state: &Bits, d: Option<u32>| {
+        unknown += u128::from(d.is_none());
         if d == Some(distance) {
             while next < wanted.len() && wanted[next].0 == seen {
                 boards[wanted[next].1] = Some(state.clone());
@@ -138,6 +139,20 @@ fn by_layers(
         next < wanted.len()
     };
     enumerate(program, &listed, limits, Some(&mut visit))?;
+    if unknown > 0 && next < wanted.len() {
+        // A linear puzzle's listing gives each state its distance by walking its
+        // solution coset, and leaves it out past coset-work.
+        return Err(limits.exceeded(
+            "coset-work",
+            "the walk of each listed board's solution coset, which gives it its distance (word \
+             operations)",
+            u128::from(limits.coset_work) + 1,
+            format!(
+                "{unknown} boards were listed without their distance; raise the limit with \
+                 --set limits.coset-work=N"
+            ),
+        ));
+    }
     let boards = boards
         .into_iter()
         .collect::<Option<Vec<Bits>>>()

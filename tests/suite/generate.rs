@@ -225,6 +225,20 @@ fn requests_that_cannot_be_met_are_refused_by_name() {
             "past the limit generate-work = 4194304",
         ),
         (
+            &[
+                "lights-out",
+                "--distance",
+                "2",
+                "--set",
+                "limits.coset-work=1",
+            ],
+            "past the limit coset-work = 1",
+        ),
+        (
+            &["flip4x4", "--distance", "2", "--set", "limits.coset-work=1"],
+            "past the limit coset-work = 1; 4096 boards were listed without their distance",
+        ),
+        (
             &["pebble12", "--distance", "13"],
             "no board is at distance 13: every board that can reach the goal is at 0 to 6, 12",
         ),
@@ -362,4 +376,96 @@ fn the_method_is_stated_and_backward_play_says_it_is_not_uniform() {
         b"",
     );
     assert_eq!(again.stdout, out.stdout);
+}
+
+/// Every shipped puzzle, with each override of the generated tests' ladder, at distances 0 to
+/// 3 and the greatest, under a small and a default memory budget: every board returned
+/// solves at its distance, and everything else is a refusal by name (a limit, or a request
+/// that does not fit), never an internal error or a panic.
+#[test]
+fn every_puzzle_with_every_override_answers_or_refuses() {
+    let keys = [
+        None,
+        Some("board.wrap=false"),
+        Some("board.rows=1"),
+        Some("board.cols=1"),
+        Some("board.rows=3"),
+        Some("moves.0.when=\"on\""),
+        Some("goal.target=\"all-off\""),
+        Some("limits.max-states=1000"),
+        Some("limits.generate-work=1"),
+        Some("limits.coset-work=1"),
+        Some("start=\"all-on\""),
+    ];
+    let (mut answered, mut refused) = (0, 0);
+    for entry in pegflip::catalogue::PUZZLES {
+        for key in keys {
+            let sets: Vec<pegflip::Override> = key
+                .iter()
+                .map(|k| pegflip::Override::parse(k).unwrap())
+                .collect();
+            let Ok(puzzle) = pegflip::Puzzle::parse_with(entry.text, "p.toml", &sets) else {
+                continue;
+            };
+            let Ok(program) = puzzle.compile() else {
+                continue;
+            };
+            // Counting every state of these takes seconds a draw: the small budget only.
+            let slow = entry.name == "pebble23"
+                || (entry.name == "lights-out" && key == Some("moves.0.when=\"on\""));
+            for max_memory in [16u64 << 20, puzzle.limits.max_memory] {
+                if slow && max_memory > 16 << 20 {
+                    continue;
+                }
+                let limits = pegflip::Limits {
+                    max_memory,
+                    ..puzzle.limits.clone()
+                };
+                for distance in [Some(0), Some(1), Some(3), None] {
+                    let order = pegflip::Order {
+                        distance,
+                        boards: 2,
+                        seed: 5,
+                    };
+                    match pegflip::generate(&program, &order, &limits) {
+                        Ok(generated) => {
+                            answered += 1;
+                            assert_eq!(generated.boards.len(), 2);
+                            for b in &generated.boards {
+                                assert_eq!(
+                                    distance_within(&program, b, &limits),
+                                    Some(generated.distance),
+                                    "{} {key:?} {distance:?}",
+                                    entry.name
+                                );
+                            }
+                        }
+                        Err(pegflip::Error::Limit { .. } | pegflip::Error::Usage(_)) => {
+                            refused += 1
+                        }
+                        Err(e) => panic!("{} {key:?} {distance:?}: {e}", entry.name),
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        answered > 100 && refused > 20,
+        "{answered} answered, {refused} refused"
+    );
+}
+
+/// [`distance`] under `limits`.
+fn distance_within(
+    program: &Program,
+    board: &pegflip::Bits,
+    limits: &pegflip::Limits,
+) -> Option<u32> {
+    match pegflip::solve(program, board, limits).unwrap() {
+        Outcome::Solved(s) => Some(match program.goal() {
+            Goal::FewestPieces => s.end.count_ones() as u32,
+            Goal::Targets(_) => s.length() as u32,
+        }),
+        Outcome::Unsolvable(_) => None,
+    }
 }
