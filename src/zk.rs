@@ -153,6 +153,26 @@ fn valuation(a: u64, p: u64, e: u32) -> u32 {
     if a == 0 { e } else { v }
 }
 
+/// Visits every member of the coset `x + kernel` once: a mixed-radix counter
+/// over the generators, `current` being `x` plus each generator times its
+/// digit. A step raises digit `i` by one and sets the digits below it from
+/// `order - 1` back to 0, which adds their generators once more each (a
+/// generator times its order is nothing).
+fn walk(x: &[u64], kernel: &[(Vec<u64>, u64)], k: u64, mut visit: impl FnMut(&[u64])) {
+    let mut digits = vec![0u64; kernel.len()];
+    let mut current = x.to_vec();
+    visit(&current);
+    while let Some(i) = (0..kernel.len()).find(|&i| digits[i] + 1 < kernel[i].1) {
+        for (j, (digit, (g, _))) in digits.iter_mut().zip(kernel).enumerate().take(i + 1) {
+            *digit = if j == i { *digit + 1 } else { 0 };
+            for (c, v) in current.iter_mut().zip(g) {
+                *c = (*c + v) % k;
+            }
+        }
+        visit(&current);
+    }
+}
+
 fn identity(n: usize) -> Vec<Vec<u64>> {
     (0..n)
         .map(|i| (0..n).map(|j| u64::from(i == j)).collect())
@@ -411,6 +431,47 @@ impl System {
         Ok(x)
     }
 
+    /// The press counts with the fewest presses in all (pressing a button
+    /// `t` times costs `t`, `0 <= t < k`) among those with `A x = b`, or the
+    /// certificate when there are none. Exact: the whole solution coset is
+    /// walked, one kernel element at a time; refused, with the limit
+    /// `coset-work`, when its size times the moves passes it.
+    pub fn fewest_presses(
+        &self,
+        b: &[u64],
+        limits: &crate::limits::Limits,
+    ) -> Result<std::result::Result<Vec<u64>, Vec<u64>>> {
+        let x = match self.solve(b) {
+            Ok(x) => x,
+            Err(y) => return Ok(Err(y)),
+        };
+        let kernel = self.kernel();
+        let size = kernel
+            .iter()
+            .try_fold(1u128, |n, &(_, order)| n.checked_mul(u128::from(order)));
+        let work = size.map_or(u128::MAX, |n| n.saturating_mul(self.cols.max(1) as u128));
+        limits.check(
+            "coset-work",
+            format!(
+                "the walk of the {} press counts that give the same board, for the fewest \
+                 presses (moves x members)",
+                self.kernel_size()
+            ),
+            work,
+            "the solution coset has (kernel size) members, each walked once",
+        )?;
+        let cost = |x: &[u64]| x.iter().map(|&t| u128::from(t)).sum::<u128>();
+        let mut best = x.clone();
+        let mut best_cost = cost(&x);
+        walk(&x, &kernel, self.k, |member| {
+            let c = cost(member);
+            if c < best_cost {
+                (best, best_cost) = (member.to_vec(), c);
+            }
+        });
+        Ok(Ok(best))
+    }
+
     /// Whether `y` proves `b` unreachable: `y A = 0` and `y · b ≠ 0` (mod k).
     pub fn is_certificate(&self, y: &[u64], b: &[u64]) -> bool {
         let k = self.k;
@@ -521,12 +582,44 @@ mod tests {
         }
         assert_eq!(spanned, kernel, "{k} {a:?}");
         assert_eq!(combinations, kernel.len() as u128);
+        // The walk visits each member of a coset once.
+        let x: Vec<u64> = (0..cols as u64).map(|i| i % k).collect();
+        let mut visited = Vec::new();
+        walk(&x, &system.kernel(), k, |m| visited.push(m.to_vec()));
+        let coset: BTreeSet<Vec<u64>> = kernel
+            .iter()
+            .map(|z| x.iter().zip(z).map(|(&a, &b)| (a + b) % k).collect())
+            .collect();
+        assert_eq!(visited.len(), coset.len(), "{k} {a:?}");
+        assert_eq!(
+            visited.into_iter().collect::<BTreeSet<_>>(),
+            coset,
+            "{k} {a:?}"
+        );
         for b in all(k, rows) {
             match system.solve(&b) {
                 Ok(x) => assert_eq!(system.apply(&x), b, "{k} {a:?}"),
                 Err(y) => {
                     assert!(!image.contains(&b), "{k} {a:?} {b:?}");
                     assert!(system.is_certificate(&y, &b), "{k} {a:?} {b:?} {y:?}");
+                }
+            }
+        }
+        let limits = crate::limits::Limits::default();
+        for b in all(k, rows) {
+            let fewest = all(k, cols)
+                .into_iter()
+                .filter(|x| system.apply(x) == b)
+                .map(|x| x.iter().sum::<u64>())
+                .min();
+            match system.fewest_presses(&b, &limits).unwrap() {
+                Ok(x) => {
+                    assert_eq!(system.apply(&x), b);
+                    assert_eq!(Some(x.iter().sum::<u64>()), fewest, "{k} {a:?} {b:?}");
+                }
+                Err(y) => {
+                    assert_eq!(fewest, None);
+                    assert!(system.is_certificate(&y, &b));
                 }
             }
         }
