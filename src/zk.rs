@@ -654,51 +654,6 @@ mod tests {
         }
     }
 
-    /// The n x n plus stencil, one row per cell, one column per button.
-    fn plus(n: usize) -> Vec<Vec<u64>> {
-        let mut a = vec![vec![0u64; n * n]; n * n];
-        for r in 0..n {
-            for c in 0..n {
-                let cell = r * n + c;
-                a[cell][cell] = 1;
-                let near = [
-                    (r.wrapping_sub(1), c),
-                    (r + 1, c),
-                    (r, c.wrapping_sub(1)),
-                    (r, c + 1),
-                ];
-                for (nr, nc) in near {
-                    if nr < n && nc < n {
-                        a[cell][nr * n + nc] = 1;
-                    }
-                }
-            }
-        }
-        a
-    }
-
-    #[test]
-    fn lights_out_2000_has_nullity_3_over_gf3_and_2_over_gf5() {
-        // Published: the 5 x 5 plus board mod 3 has nullity 3, so 3^22 boards are solvable.
-        let three = System::new(3, &plus(5)).unwrap();
-        assert_eq!(three.nullity(), Some(3));
-        assert_eq!(three.image(), Order(vec![(3, 22)]));
-        assert_eq!(three.image().to_string(), "31381059609");
-        let five = System::new(5, &plus(5)).unwrap();
-        assert_eq!(five.nullity(), Some(2));
-        // Over GF(2) it is the classic 2.
-        assert_eq!(System::new(2, &plus(5)).unwrap().nullity(), Some(2));
-    }
-
-    #[test]
-    fn composite_moduli_join_their_prime_powers() {
-        // Mod 6 the plus board is its mod-2 and mod-3 boards at once.
-        let six = System::new(6, &plus(5)).unwrap();
-        assert_eq!(six.image(), Order(vec![(2, 23), (3, 22)]));
-        assert_eq!(six.kernel_size(), Order(vec![(2, 2), (3, 3)]));
-        assert!(six.rank().is_none());
-    }
-
     #[test]
     fn moduli_out_of_range_are_refused() {
         assert!(System::new(1, &[vec![1]]).is_err());

@@ -1,6 +1,6 @@
 //! Linear algebra modulo k: the nullity of the n x n plus board over GF(3), GF(5) and GF(7), n = 1..16, by Smith normal form and by light chasing, which must agree.
 
-use pegflip::zk::System;
+use pegflip::zk::{Order, System};
 
 /// The n x n plus board: one row per cell, one column per button.
 fn plus(n: usize) -> Vec<Vec<u64>> {
@@ -120,4 +120,31 @@ fn plus_board_nullities_over_gf3_gf5_gf7_agree_two_ways() {
         gf2,
         (1..=16).map(|n| chased_nullity(n, 2)).collect::<Vec<_>>()
     );
+}
+
+#[test]
+fn lights_out_2000_has_nullity_3_over_gf3_and_2_over_gf5() {
+    // Published: the 5 x 5 plus board mod 3 has nullity 3, so 3^22 boards are solvable.
+    let three = System::new(3, &plus(5)).unwrap();
+    assert_eq!(three.nullity(), Some(3));
+    assert_eq!(three.image(), Order(vec![(3, 22)]));
+    assert_eq!(three.image().to_string(), "31381059609");
+    assert_eq!(System::new(5, &plus(5)).unwrap().nullity(), Some(2));
+    assert_eq!(System::new(2, &plus(5)).unwrap().nullity(), Some(2));
+}
+
+#[test]
+fn composite_moduli_join_their_prime_powers() {
+    // Mod 6 the plus board is its mod-2 and mod-3 boards at once.
+    let six = System::new(6, &plus(5)).unwrap();
+    assert_eq!(six.image(), Order(vec![(2, 23), (3, 22)]));
+    assert_eq!(six.kernel_size(), Order(vec![(2, 2), (3, 3)]));
+    assert!(six.rank().is_none());
+    // An all-dark 5 x 5 board mod 6 with one cell at 1: the fewest presses, or a certificate.
+    let mut b = vec![0u64; 25];
+    b[12] = 1;
+    match six.fewest_presses(&b, &Default::default()).unwrap() {
+        Ok(x) => assert_eq!(six.apply(&x), b),
+        Err(y) => assert!(six.is_certificate(&y, &b)),
+    }
 }
