@@ -71,6 +71,12 @@ impl<'a> CosetDraw<'a> {
         targets: &'a [Bits],
         limits: &Limits,
     ) -> Result<CosetDraw<'a>> {
+        // A candidate is a target plus the flips of the moves pressed.
+        if let Some(reason) = program.unlisted_reason() {
+            return Err(Error::Usage(format!(
+                "drawing boards of this puzzle needs its moves listed: {reason}"
+            )));
+        }
         let nullity = linear.nullity();
         let words = program.move_count().div_ceil(64).max(1) as u128;
         let work = 1u128

@@ -239,6 +239,18 @@ fn requests_that_cannot_be_met_are_refused_by_name() {
             "past the limit coset-work = 1; 4096 boards were listed without their distance",
         ),
         (
+            &[
+                "lights-out",
+                "--set",
+                "board.rows=10000",
+                "--set",
+                "board.cols=10000",
+                "--distance",
+                "1",
+            ],
+            "drawing boards of this puzzle needs its moves listed",
+        ),
+        (
             &["pebble12", "--distance", "13"],
             "no board is at distance 13: every board that can reach the goal is at 0 to 6, 12",
         ),
