@@ -390,15 +390,26 @@ pub fn generate_plan(
         output: Output::Histogram,
         ..Default::default()
     };
+    // The boards are held beside the engine: the engine is planned within what they leave.
+    let held = boards as u128 * (program.cells().div_ceil(8) as u128 + 48);
+    limits.check(
+        "max-memory",
+        format!("the memory to hold {boards} boards beside the program (estimated)"),
+        held + PROCESS_BYTES,
+        "ask for fewer boards at a time",
+    )?;
+    let inner = Limits {
+        max_memory: limits.max_memory - held as u64,
+        ..limits.clone()
+    };
     // Levels by moves count boards but list none, so by moves there are no layers to draw from.
     let layers = match program.puzzle().metric {
         Metric::Moves => Err(Error::Usage(
             "levels by moves count the boards at each distance but do not list them".into(),
         )),
-        Metric::Jumps => states_plan(program, &histogram, limits),
+        Metric::Jumps => counter(program, &histogram, &inner),
     };
     let budget = u128::from(limits.generate_work);
-    let held = boards as u128 * (program.cells().div_ceil(8) as u128 + 48);
     let targets = matches!(program.goal(), Goal::Targets(_));
     let linear = program.is_linear() && targets;
     let small = if linear {
@@ -413,7 +424,7 @@ pub fn generate_plan(
             plan
         }
         (_, Some(_)) if linear || (targets && dfs::applies(program)) => {
-            let mut plan = solver(program, Preference::Auto, limits)?;
+            let mut plan = solver(program, Preference::Auto, &inner)?;
             let engine = match linear {
                 true => Generator::Coset(plan.engine),
                 false => Generator::Backward(plan.engine),

@@ -193,6 +193,21 @@ fn no_board(distance: u32, histogram: &BTreeMap<u32, u128>) -> Error {
     })
 }
 
+/// The distance asked for and the goal's targets, which the planner gives
+/// `method` only when both are there.
+fn distance_and_targets<'a>(
+    program: &'a Program,
+    order: &Order,
+    method: &str,
+) -> Result<(u32, &'a [Bits])> {
+    match (order.distance, program.goal()) {
+        (Some(distance), Goal::Targets(targets)) => Ok((distance, targets)),
+        _ => Err(Error::Internal(format!(
+            "{method} planned without a distance or targets"
+        ))),
+    }
+}
+
 /// Candidates drawn over a linear puzzle's solvable boards, kept by
 /// rejection, within `generate-work` for each board found.
 fn by_coset(
@@ -202,11 +217,7 @@ fn by_coset(
     limits: &Limits,
     rng: &mut ChaCha8Rng,
 ) -> Result<Generated> {
-    let (Some(distance), Goal::Targets(targets)) = (order.distance, program.goal()) else {
-        return Err(Error::Internal(
-            "coset draws planned without a distance or targets".into(),
-        ));
-    };
+    let (distance, targets) = distance_and_targets(program, order, "coset draws")?;
     let linear = judge
         .0
         .linear()
@@ -277,11 +288,7 @@ fn by_backward(
     limits: &Limits,
     rng: &mut ChaCha8Rng,
 ) -> Result<Generated> {
-    let (Some(distance), Goal::Targets(targets)) = (order.distance, program.goal()) else {
-        return Err(Error::Internal(
-            "backward play planned without a distance or targets".into(),
-        ));
-    };
+    let (distance, targets) = distance_and_targets(program, order, "backward play")?;
     let pieces = targets.first().map_or(0, Bits::count_ones);
     let room = program.cells().saturating_sub(pieces);
     if distance as usize > room {

@@ -121,6 +121,22 @@ fn a_ladder_of_sizes_and_distances_solves_at_each_distance() {
     };
     let cases: Vec<(&str, Vec<String>, Vec<&str>)> = vec![
         ("flip4x4", vec![], vec!["0", "1", "3", "6", "max"]),
+        // At the smallest budget, wherever solve and states answer.
+        (
+            "flip4x4",
+            vec!["--max-memory".into(), "16M".into()],
+            vec!["max"],
+        ),
+        (
+            "english33",
+            vec!["--max-memory".into(), "16M".into()],
+            vec!["10"],
+        ),
+        (
+            "pebble12",
+            vec!["--max-memory".into(), "16M".into()],
+            vec!["2"],
+        ),
         ("lights-out", vec![], vec!["0", "1", "7", "13", "15"]),
         ("lights-out", lights("1", "1"), vec!["0", "1", "max"]),
         ("lights-out", lights("1", "9"), vec!["2", "max"]),
