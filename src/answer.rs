@@ -3,8 +3,10 @@
 use serde::{Deserialize, Serialize};
 
 use crate::bits::Bits;
+use crate::board::CellId;
 use crate::error::{Error, Result};
-use crate::outcome::{Outcome, Proof};
+use crate::outcome::{ColourOutcome, Outcome, Proof};
+use crate::program::colours::ColourProgram;
 use crate::program::notation::describe_move;
 use crate::program::{Goal, MoveKind, Program};
 
@@ -21,6 +23,10 @@ pub struct Answer {
     pub puzzle: String,
     /// The board solved, as board text.
     pub start: String,
+    /// The number of colours, on a puzzle of more than two: presses add
+    /// modulo it. Absent on two colours.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modulus: Option<u64>,
     /// Whether the goal can be reached.
     pub solvable: bool,
     /// How moves are counted: `moves` when each move is a chain of jumps by
@@ -65,6 +71,10 @@ pub struct Step {
     /// A chain's jumps, in order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jumps: Option<Vec<Step>>,
+    /// How many times the button is pressed, on a puzzle of k colours,
+    /// when more than once (a press counts `times` towards `length`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub times: Option<u64>,
     /// The move as `solve` prints it.
     #[serde(default)]
     pub text: String,
@@ -115,6 +125,10 @@ pub struct CertificateCells {
     pub target: String,
     /// The cells of the certificate, as `[row, col]`.
     pub cells: Vec<[usize; 2]>,
+    /// On a puzzle of k colours, each cell's weight in `1..k`, in the
+    /// order of `cells`; absent on two colours, where every weight is 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weights: Option<Vec<u64>>,
 }
 
 pub use crate::program::notation::kind_name;
@@ -143,6 +157,7 @@ pub(crate) fn chain_step(program: &Program, jumps: Vec<Step>) -> Step {
         .collect::<Vec<_>>()
         .join("-");
     Step {
+        times: None,
         kind: "chain".into(),
         board: jumps.last().and_then(|j| j.board.clone()),
         cells,
@@ -157,6 +172,7 @@ impl Answer {
         let puzzle = program.puzzle();
         let coord = |c: usize| puzzle.board.coord(crate::CellId(c));
         let mut answer = Answer {
+            modulus: None,
             puzzle: puzzle.name.clone(),
             start: puzzle.board_text(start),
             solvable: matches!(outcome, Outcome::Solved(_)),
@@ -188,6 +204,7 @@ impl Answer {
                             .move_cells(m)
                             .unwrap_or((MoveKind::Toggle, Vec::new()));
                         Step {
+                            times: None,
                             kind: kind_name(kind).into(),
                             cells: moved.iter().map(|c| coord(c.0)).collect(),
                             jumps: None,
@@ -240,6 +257,7 @@ impl Answer {
                         certificates
                             .iter()
                             .map(|c| CertificateCells {
+                                weights: None,
                                 target: puzzle.board_text(&c.target),
                                 cells: c.cells.ones_iter().map(coord).collect(),
                             })
@@ -306,6 +324,7 @@ pub fn read_moves(program: &Program, start: &Bits, text: &str, file: &str) -> Re
         moves.into_iter().flatten().collect()
     };
     Ok(Answer {
+        modulus: None,
         puzzle: puzzle.name.clone(),
         start: puzzle.board_text(start),
         solvable: true,
@@ -403,6 +422,7 @@ pub(crate) fn read_moves_line(
                 })?;
             let m = &program.moves()[index];
             jumps.push(Step {
+                times: None,
                 kind: kind_name(m.kind).into(),
                 cells: m.cells.iter().map(|&c| coord(c)).collect(),
                 jumps: None,
@@ -413,4 +433,97 @@ pub(crate) fn read_moves_line(
         each(jumps);
     }
     Ok(())
+}
+
+/// A press of a puzzle of k colours in words: `press [0, 1]`, and how many
+/// times when more than once.
+pub fn describe_press(program: &ColourProgram, index: usize, times: u64) -> String {
+    let label = program
+        .pressed_cell(index)
+        .map_or_else(|| format!("press {index}"), |c| program.board().label(c));
+    match times {
+        1 => format!("press {label}"),
+        t => format!("press {label} {t} times"),
+    }
+}
+
+impl Answer {
+    /// The answer for one board of a puzzle of k colours: each button
+    /// pressed once in `moves`, with `times` when pressed more than once,
+    /// in ascending order of the presses (they commute), with the board
+    /// after each on small answers; or a weighted certificate per target.
+    pub fn from_colours(program: &ColourProgram, start: &[u64], outcome: &ColourOutcome) -> Answer {
+        let puzzle = program.puzzle();
+        let board = &puzzle.board;
+        let mut answer = Answer {
+            puzzle: puzzle.name.clone(),
+            start: program.board_text(start),
+            modulus: Some(program.modulus()),
+            solvable: matches!(outcome, ColourOutcome::Solved(_)),
+            metric: None,
+            length: None,
+            optimal: None,
+            moves: None,
+            final_board: None,
+            pieces: None,
+            proof: None,
+            levels: None,
+            certificate: None,
+        };
+        match outcome {
+            ColourOutcome::Solved(s) => {
+                answer.length = Some(s.length() as usize);
+                answer.optimal = Some(s.optimal);
+                let with_boards =
+                    s.presses.len().saturating_mul(program.cells()) <= STEP_BOARDS_LIMIT;
+                let mut counts = vec![0u64; program.move_count()];
+                let mut now = start.to_vec();
+                answer.moves = Some(
+                    s.presses
+                        .iter()
+                        .map(|&(index, times)| {
+                            let cell = program.pressed_cell(index).unwrap_or(CellId(0));
+                            let board_after = with_boards.then(|| {
+                                counts[index] = times;
+                                now = program.apply(start, &counts);
+                                program.board_text(&now)
+                            });
+                            Step {
+                                kind: "toggle".into(),
+                                cells: vec![board.coord(cell)],
+                                jumps: None,
+                                times: (times > 1).then_some(times),
+                                text: describe_press(program, index, times),
+                                board: board_after,
+                            }
+                        })
+                        .collect(),
+                );
+                answer.final_board = Some(program.board_text(&s.end));
+            }
+            ColourOutcome::Unsolvable(certificates) => {
+                answer.proof = Some("weights".into());
+                answer.certificate = Some(
+                    certificates
+                        .iter()
+                        .map(|c| {
+                            let (cells, weights) = c
+                                .weights
+                                .iter()
+                                .enumerate()
+                                .filter(|&(_, &w)| w != 0)
+                                .map(|(i, &w)| (board.coord(CellId(i)), w))
+                                .unzip();
+                            CertificateCells {
+                                target: program.board_text(&program.targets()[c.target].1),
+                                cells,
+                                weights: Some(weights),
+                            }
+                        })
+                        .collect(),
+                );
+            }
+        }
+        answer
+    }
 }

@@ -25,6 +25,8 @@ pub const PUZZLES: &[Entry] = &[
     entry!("pebble23"),
     entry!("lights-out"),
     entry!("lights-out-torus"),
+    entry!("lights-out-2000"),
+    entry!("alien-tiles"),
     entry!("merlin"),
     entry!("petersen"),
     entry!("triangle15"),

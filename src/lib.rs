@@ -94,8 +94,8 @@ pub use engines::table::AnswerTable;
 pub use error::{Diagnostic, Error, Result};
 pub use limits::Limits;
 pub use outcome::{
-    Certificate, Chains, Count, Drawn, Generated, Levels, Outcome, PlayedMoves, Proof, Solution,
-    Summary,
+    Certificate, Chains, ColourCertificate, ColourOutcome, ColourSolution, Count, Drawn, Generated,
+    Levels, Outcome, PlayedMoves, Proof, Solution, Summary,
 };
 pub use overrides::Override;
 pub use plan::{Method, Plan, plan};
@@ -106,8 +106,9 @@ pub use query::{
 };
 pub use render::write_json;
 pub use run::{
-    LayerEstimate, Sampling, analyze, enumerate, estimate_layers, generate, run_solve, solve,
-    solve_linear, solve_with, state_graph,
+    ColourFacts, Eliminated, LayerEstimate, Sampling, analyze, colour_layers, enumerate,
+    estimate_layers, generate, run_solve, solve, solve_colours, solve_linear, solve_with,
+    state_graph,
 };
 
 /// The examples of README.md, run as doctests.

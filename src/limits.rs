@@ -73,6 +73,10 @@ limits! {
     /// The most 64-bit word operations dense GF(2) elimination may be
     /// estimated to take; default 2^35, about half a minute here.
     gf2_work: "gf2-work" = 1 << 35;
+    /// The most residue operations elimination or light chasing modulo k
+    /// (a puzzle of k colours) may be estimated to take; default 2^36, about
+    /// half a minute here.
+    zk_work: "zk-work" = 1 << 36;
     /// The most work `generate` may spend, in word operations: on counting
     /// every state to draw from a layer (the planner's estimate), or on the
     /// candidates drawn and tested for one board; default 2^30, a few seconds.

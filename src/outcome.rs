@@ -323,3 +323,46 @@ impl Drawn {
         }
     }
 }
+
+/// The checked answer for one board of a puzzle of k colours.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ColourOutcome {
+    /// The fewest presses to a target.
+    Solved(ColourSolution),
+    /// No presses reach any target: one certificate per target.
+    Unsolvable(Vec<ColourCertificate>),
+}
+
+/// Press counts that solve a board of k colours.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ColourSolution {
+    /// `(press, times)` in ascending press order, each `times` in `1..k`:
+    /// the order does not matter, presses add.
+    pub presses: Vec<(usize, u64)>,
+    /// The target reached, an index into the goal's boards.
+    pub target: usize,
+    /// The board reached.
+    pub end: Vec<u64>,
+    /// Whether no press counts with fewer presses in all reach a target
+    /// (pressing a button t times counts t).
+    pub optimal: bool,
+}
+
+impl ColourSolution {
+    /// The number of presses, a button pressed t times counting t.
+    pub fn length(&self) -> u64 {
+        self.presses.iter().map(|&(_, t)| t).sum()
+    }
+}
+
+/// A certificate of impossibility modulo k: weights `y` on the cells with
+/// `y A = 0` (every press adds a multiple of k to the weighted sum) and
+/// `y · (target − board) ≠ 0`, so the weighted sum can never change by what
+/// reaching the target needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ColourCertificate {
+    /// The target it rules out, an index into the goal's boards.
+    pub target: usize,
+    /// One weight per cell, in `0..k`.
+    pub weights: Vec<u64>,
+}

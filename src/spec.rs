@@ -85,6 +85,10 @@ pub struct SymbolsSpec {
     pub off: Option<Spanned<String>>,
     /// A position of the bounding grid that is not a cell; default `.`.
     pub gap: Option<Spanned<String>>,
+    /// The k colours of a cell in cycle order, one character each: a press
+    /// advances a cell along this list. Replaces `on` and `off` (which are
+    /// `states = [off, on]`).
+    pub states: Option<Spanned<Vec<Spanned<String>>>>,
     /// Whether letters match in either case.
     #[serde(default)]
     pub ignore_case: bool,
@@ -105,8 +109,13 @@ pub struct MoveSpec {
     pub flips: Option<Spanned<String>>,
     /// A guard on toggles: `on` (the pressed cell must be lit) or `off`.
     pub when: Option<Spanned<String>>,
-    /// A toggle by explicit `[row, col]` offsets from the pressed cell.
+    /// A toggle by explicit `[row, col]` offsets from the pressed cell, or
+    /// `[row, col, amount]` to advance that cell by `amount` colours.
     pub offsets: Option<Spanned<Vec<Spanned<Vec<i64>>>>>,
+    /// How many colours a toggle advances each cell of its pattern; default 1.
+    pub amount: Option<Spanned<i64>>,
+    /// How many colours a toggle advances the pressed cell itself; default `amount`.
+    pub centre: Option<Spanned<i64>>,
     /// A jump preset: `orthogonal`, `diagonal`, `all`.
     pub jump: Option<Spanned<String>>,
     /// Jumps along explicit `[row, col]` unit directions.

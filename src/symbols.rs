@@ -1,4 +1,5 @@
-//! The characters of board text: which one means a set cell, a clear cell, or no cell.
+//! The characters of board text: which one means a set cell, a clear cell, or no cell; or, on a
+//! puzzle of k colours, which colour.
 
 /// What one character of board text stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,6 +19,8 @@ pub struct Symbols {
     off: char,
     gap: char,
     ignore_case: bool,
+    /// The colours in cycle order: `[off, on]` on a two-colour puzzle.
+    states: Vec<char>,
     ascii: [Option<Sym>; 128],
     /// Per byte: 1 for on, 0 for off, 2 for anything else.
     row_bits: [u8; 256],
@@ -26,11 +29,20 @@ pub struct Symbols {
 impl Symbols {
     /// Symbols from their characters. The caller checks they are distinct.
     pub fn new(on: char, off: char, gap: char, ignore_case: bool) -> Symbols {
+        Symbols::with_states(vec![off, on], gap, ignore_case)
+    }
+
+    /// Symbols for a puzzle of `states.len()` colours (at least two), in
+    /// cycle order; the first is the clear colour and the second the set one.
+    /// The caller checks they are distinct.
+    pub fn with_states(states: Vec<char>, gap: char, ignore_case: bool) -> Symbols {
+        assert!(states.len() >= 2, "a puzzle has at least two colours");
         let mut symbols = Symbols {
-            on,
-            off,
+            on: states[1],
+            off: states[0],
             gap,
             ignore_case,
+            states,
             ascii: [None; 128],
             row_bits: [2; 256],
         };
@@ -64,6 +76,39 @@ impl Symbols {
     /// Whether letters match in either case.
     pub fn ignore_case(&self) -> bool {
         self.ignore_case
+    }
+
+    /// The colours in cycle order: `[off, on]` on a two-colour puzzle.
+    pub fn states(&self) -> &[char] {
+        &self.states
+    }
+
+    /// The number of colours, k.
+    pub fn colours(&self) -> usize {
+        self.states.len()
+    }
+
+    /// The colour `c` stands for (its place in [`Symbols::states`]), or
+    /// `None` for the gap or a foreign character.
+    pub fn digit(&self, c: char) -> Option<usize> {
+        let same = |a: char, b: char| {
+            a == b || (self.ignore_case && a.to_lowercase().eq(b.to_lowercase()))
+        };
+        self.states.iter().position(|&s| same(c, s))
+    }
+
+    /// The colours in words, for error messages: `'-', 'r' or 'g'`.
+    pub fn describe_states(&self, with_gap: bool) -> String {
+        let mut list: Vec<String> = self.states.iter().map(|c| format!("'{c}'")).collect();
+        if with_gap {
+            list.push(format!("'{}' (no cell)", self.gap));
+        }
+        let last = list.pop().unwrap_or_default();
+        let mut text = format!("{} or {last}", list.join(", "));
+        if self.ignore_case {
+            text.push_str(", in either case");
+        }
+        text
     }
 
     /// What `c` stands for, or `None` for a foreign character.

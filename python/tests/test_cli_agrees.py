@@ -9,6 +9,15 @@ from conftest import ROOT, cli
 SHIPPED = pegflip.shipped()
 
 
+def colours(name: str) -> int:
+    """The puzzle's number of colours, as `check --json` gives it."""
+    return json.loads(cli("check", name, "--json").stdout).get("modulus", 2)
+
+
+# The package answers puzzles of two colours; those of more are refused by name.
+TWO_COLOURS = [n for n in SHIPPED if colours(n) == 2]
+
+
 def a_board(name: str) -> str:
     """The puzzle's start, or a board `generate` draws at distance 3."""
     puzzle = pegflip.Puzzle.load(name)
@@ -24,7 +33,15 @@ def test_every_shipped_puzzle_is_listed():
     assert SHIPPED == listed
 
 
-@pytest.mark.parametrize("name", SHIPPED)
+def test_a_puzzle_of_more_colours_is_refused_by_name():
+    more = [n for n in SHIPPED if n not in TWO_COLOURS]
+    assert more
+    for name in more:
+        with pytest.raises(pegflip.UsageError, match="colours"):
+            pegflip.Puzzle.load(name)
+
+
+@pytest.mark.parametrize("name", TWO_COLOURS)
 def test_solve_json_is_the_command_lines_byte_for_byte(name):
     board = a_board(name)
     out = cli("solve", name, "--json", "--", board)
@@ -36,7 +53,7 @@ def test_solve_json_is_the_command_lines_byte_for_byte(name):
     assert pegflip.Puzzle.load(name).verify(answer)
 
 
-@pytest.mark.parametrize("name", [n for n in SHIPPED if pegflip.Puzzle.load(n).linear])
+@pytest.mark.parametrize("name", [n for n in TWO_COLOURS if pegflip.Puzzle.load(n).linear])
 def test_analyze_agrees(name):
     cli_json = json.loads(cli("analyze", name, "--json").stdout)
     analysis = pegflip.Puzzle.load(name).analyze()

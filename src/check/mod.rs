@@ -16,7 +16,9 @@ use crate::board::CellId;
 use crate::outcome::{Certificate, Outcome, PlayedMoves, Proof};
 use crate::program::{Goal, MoveKind, Program, ReplayError};
 
+mod colours;
 mod stream;
+pub use colours::{check_colour_certificate, check_colour_outcome, verify_colours};
 pub use stream::{MAX_MOVES_LINE, verify_from, verify_moves_from};
 
 /// Why an answer does not hold: the first failing step.
@@ -135,6 +137,52 @@ pub enum CheckError {
         what: String,
         /// The move.
         index: usize,
+    },
+    /// A press of a puzzle of k colours given a count outside `1..k`.
+    #[error("move {step}: pressed {times} times; a press is made 1 to {most} times")]
+    Times {
+        /// 1-based step.
+        step: usize,
+        /// The count given.
+        times: u64,
+        /// k - 1.
+        most: u64,
+    },
+    /// An answer for a different number of colours.
+    #[error("the answer is modulo {claimed}, but the puzzle has {actual} colours")]
+    Modulus {
+        /// The modulus the answer gives (or `none`).
+        claimed: String,
+        /// The puzzle's colours.
+        actual: u64,
+    },
+    /// A certificate's weights are not one per listed cell, or not below k.
+    #[error("{what}: {reason}")]
+    Weights {
+        /// Which certificate.
+        what: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A press changes a certificate's weighted sum.
+    #[error("{what}: press {index} changes the weighted sum by {by} (mod {k})")]
+    WeightedMove {
+        /// Which certificate.
+        what: String,
+        /// The press.
+        index: usize,
+        /// By how much, mod k.
+        by: u64,
+        /// The modulus.
+        k: u64,
+    },
+    /// The start and the target have the same weighted sum.
+    #[error("{what}: the start and the target have the same weighted sum (mod {k})")]
+    WeightedSum {
+        /// Which certificate.
+        what: String,
+        /// The modulus.
+        k: u64,
     },
     /// The start and the target differ on an even number of a certificate's cells.
     #[error("{what}: the start and the target differ on {differ} of its cells, an even number")]

@@ -138,6 +138,7 @@ pub fn verify_moves_from(
     }
     let (steps, end) = replay.played();
     let answer = Answer {
+        modulus: None,
         puzzle: puzzle.name.clone(),
         start: puzzle.board_text(start),
         solvable: true,
@@ -261,6 +262,7 @@ impl<'de> Visitor<'de> for AnswerSeed<'_> {
             }
         }
         let answer = Answer {
+            modulus: None,
             puzzle: puzzle.ok_or_else(|| de::Error::missing_field("puzzle"))?,
             start: start.ok_or_else(|| de::Error::missing_field("start"))?,
             solvable: solvable.ok_or_else(|| de::Error::missing_field("solvable"))?,

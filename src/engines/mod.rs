@@ -25,3 +25,6 @@ pub(crate) mod pegs;
 pub(crate) mod sample;
 pub(crate) mod span;
 pub(crate) mod table;
+pub(crate) mod zk_chase;
+pub(crate) mod zk_dense;
+pub(crate) mod zk_layers;

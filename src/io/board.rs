@@ -138,6 +138,157 @@ pub(crate) fn read_rows<'a>(
     Ok(ReadBoard { state, warnings })
 }
 
+/// A board of k colours read from text: each cell's colour, its place in
+/// the puzzle's `states`.
+#[derive(Debug)]
+pub struct ReadColours {
+    /// Each cell's colour, in cell order.
+    pub digits: Vec<u64>,
+    /// What was accepted but dropped on the way.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Reads rows of a board of k colours, as [`read_rows`] reads two: each row a
+/// `(byte offset, text)` pair within `source`.
+pub(crate) fn read_colour_rows<'a>(
+    rows: impl IntoIterator<Item = (usize, &'a str)>,
+    end: usize,
+    board: &Board,
+    symbols: &Symbols,
+    file: &str,
+    source: &str,
+) -> Result<ReadColours> {
+    let mut digits = vec![0u64; board.cells()];
+    let mut warnings = Vec::new();
+    let (rows_wanted, cols) = (board.rows(), board.cols());
+    let mut count = 0;
+    for (offset, text) in rows {
+        let err = |at: usize, message: String| Error::input(file, source, offset + at, message);
+        if count == rows_wanted {
+            return Err(err(
+                0,
+                format!("too many rows: the board has {rows_wanted}"),
+            ));
+        }
+        let (row, mut col, mut surplus_at) = (count, 0, None);
+        for (at, ch) in text.char_indices() {
+            let digit = symbols.digit(ch);
+            let is_gap = digit.is_none() && symbols.classify(ch) == Some(Sym::Gap);
+            if digit.is_none() && !is_gap {
+                return Err(err(
+                    at,
+                    format!(
+                        "unexpected character '{}': expected {}",
+                        ch.escape_debug(),
+                        symbols.describe_states(board.has_gaps())
+                    ),
+                ));
+            }
+            if col >= cols {
+                if digit.is_some_and(|d| d != 0) {
+                    return Err(err(
+                        at,
+                        format!(
+                            "surplus coloured cell past the end of the row: the board has {cols} \
+                             columns"
+                        ),
+                    ));
+                }
+                surplus_at.get_or_insert(at);
+            } else {
+                match (board.cell_at(row, col), digit) {
+                    (Some(cell), Some(d)) => digits[cell.0] = d as u64,
+                    (None, None) => {}
+                    (Some(_), None) => {
+                        return Err(err(
+                            at,
+                            format!(
+                                "'{ch}' marks no cell, but [{row}, {col}] is a cell of the board"
+                            ),
+                        ));
+                    }
+                    (None, Some(_)) => {
+                        return Err(err(
+                            at,
+                            format!(
+                                "[{row}, {col}] is not a cell of the board: write '{}' there",
+                                symbols.gap()
+                            ),
+                        ));
+                    }
+                }
+            }
+            col += 1;
+        }
+        if col < cols {
+            return Err(err(
+                text.len(),
+                format!("row {row} has {col} cells, expected {cols}"),
+            ));
+        }
+        if let Some(at) = surplus_at {
+            warnings.push(Diagnostic::warning(
+                file,
+                source,
+                offset + at,
+                format!(
+                    "dropped {} surplus clear cells past the end of the row (the board has \
+                     {cols} columns)",
+                    col - cols
+                ),
+            ));
+        }
+        count += 1;
+    }
+    if count < rows_wanted {
+        return Err(Error::input(
+            file,
+            source,
+            end,
+            format!("found {count} rows, expected {rows_wanted}"),
+        ));
+    }
+    Ok(ReadColours { digits, warnings })
+}
+
+/// Reads a board of k colours with rows joined by `/`, found at byte
+/// `offset` of `source`.
+pub(crate) fn read_colours_slashed(
+    text: &str,
+    offset: usize,
+    board: &Board,
+    symbols: &Symbols,
+    file: &str,
+    source: &str,
+) -> Result<ReadColours> {
+    let mut start = offset;
+    let rows = text.split('/').map(|row| {
+        let at = start;
+        start += row.len() + 1;
+        (at, row)
+    });
+    read_colour_rows(rows, offset + text.len(), board, symbols, file, source)
+}
+
+/// Writes a board of k colours as text, rows joined by `sep`.
+pub fn write_colours(digits: &[u64], board: &Board, symbols: &Symbols, sep: &str) -> String {
+    let states = symbols.states();
+    let (rows, cols) = (board.rows(), board.cols());
+    let mut out = String::with_capacity(rows * (cols + sep.len()));
+    for r in 0..rows {
+        if r > 0 {
+            out.push_str(sep);
+        }
+        for c in 0..cols {
+            out.push(match board.cell_at(r, c) {
+                Some(cell) => states[digits[cell.0] as usize],
+                None => symbols.gap(),
+            });
+        }
+    }
+    out
+}
+
 /// Reads board text with rows joined by `/` (`bwwb/bbwb/bwwb/bwww`), found
 /// at byte `offset` of `source`.
 pub(crate) fn read_slashed(

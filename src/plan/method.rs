@@ -32,11 +32,15 @@ pub enum Method {
     CosetDraw,
     /// Boards of a peg puzzle played backwards from a target, each solved.
     BackwardPlay,
+    /// Light chasing modulo k, for a puzzle of k colours.
+    ChaseZk,
+    /// Elimination of the whole move matrix modulo k, for a puzzle of k colours.
+    DenseZk,
 }
 
 impl Method {
     /// Every engine, in the order the docs list them.
-    pub const ALL: [Method; 12] = [
+    pub const ALL: [Method; 14] = [
         Method::Chase,
         Method::DenseGf2,
         Method::AnswerTable,
@@ -49,6 +53,8 @@ impl Method {
         Method::Dataflow,
         Method::CosetDraw,
         Method::BackwardPlay,
+        Method::ChaseZk,
+        Method::DenseZk,
     ];
 
     /// The engine's short name, as `check`, `list` and `--explain` print it.
@@ -66,6 +72,8 @@ impl Method {
             Method::Dataflow => "dataflow",
             Method::CosetDraw => "coset draw",
             Method::BackwardPlay => "backward play",
+            Method::ChaseZk => "zk chase",
+            Method::DenseZk => "zk dense",
         }
     }
 
@@ -82,6 +90,7 @@ impl Method {
             Method::PegOrbits => "states",
             Method::Dataflow => "states",
             Method::CosetDraw | Method::BackwardPlay => "generate",
+            Method::ChaseZk | Method::DenseZk => "solve, analyze, states",
         }
     }
 
@@ -136,6 +145,16 @@ impl Method {
                  that leads nowhere taken back), as many as the distance (by moves, as many \
                  jumps as solving shows are needed), each kept when solving it gives that \
                  distance; not uniform"
+            }
+            Method::ChaseZk => {
+                "light chasing modulo k: each row's press counts are forced by the row before, \
+                 carried as forms in the first row's, one residue a byte; the system left is \
+                 eliminated, and the fewest presses found by walking the solution coset"
+            }
+            Method::DenseZk => {
+                "elimination of the move matrix modulo k: over GF(p) one residue a byte for a \
+                 prime k, one prime power at a time (Smith form, joined by the Chinese \
+                 remainder theorem) otherwise; the fewest presses by walking the solution coset"
             }
         }
     }
@@ -213,6 +232,24 @@ impl From<Generator> for Method {
             Generator::Layers(c) => c.into(),
             Generator::Coset(_) => Method::CosetDraw,
             Generator::Backward(_) => Method::BackwardPlay,
+        }
+    }
+}
+
+/// The engines that answer a puzzle of k colours: solve, batch, analyze, states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColourSolver {
+    /// Light chasing modulo k ([`Method::ChaseZk`]).
+    Chase,
+    /// Dense elimination modulo k ([`Method::DenseZk`]).
+    Dense,
+}
+
+impl From<ColourSolver> for Method {
+    fn from(s: ColourSolver) -> Method {
+        match s {
+            ColourSolver::Chase => Method::ChaseZk,
+            ColourSolver::Dense => Method::DenseZk,
         }
     }
 }

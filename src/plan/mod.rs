@@ -16,16 +16,21 @@
 //! run cannot be written. [`plan`] gives any of them as a [`Plan<Method>`],
 //! for describing. [`Method::ALL`] lists every engine.
 
-use crate::engines::{bfs, chase, dfs, graph, layers, linear, move_levels, pegs, table};
+use crate::engines::{
+    bfs, chase, dfs, graph, layers, linear, move_levels, pegs, table, zk_chase, zk_dense,
+};
 use crate::error::{Error, Result};
 use crate::limits::{Limits, PROCESS_BYTES, TABLE_CELLS, human_bytes};
+use crate::program::colours::ColourProgram;
 use crate::program::{Goal, Program};
 use crate::puzzle::Metric;
 use crate::query::{Output, Preference, Query, StatesQuery};
 
 mod method;
 
-pub use method::{Batcher, Counter, Eliminator, Generator, GraphSearch, Method, Solver};
+pub use method::{
+    Batcher, ColourSolver, Counter, Eliminator, Generator, GraphSearch, Method, Solver,
+};
 
 /// How a query will be answered: the engine and its estimated cost.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -545,4 +550,60 @@ fn require_table_cells(program: &Program) -> Result<()> {
              2^{cells} bytes: give a start with --from"
         ),
     )
+}
+
+/// Plans a puzzle of k colours (or any puzzle of unguarded toggles read
+/// modulo its colours): solving, batches, `analyze` and `states` all run
+/// one elimination. Light chasing where the stencil allows it modulo k (a
+/// unit amount on the cell below, and the same for the transposed matrix,
+/// which gives the certificates) and it is cheaper; dense elimination of
+/// the listed moves otherwise. Refused, with the estimate, past `zk-work`
+/// or `max-memory`.
+pub fn colour_plan(program: &ColourProgram, limits: &Limits) -> Result<Plan<ColourSolver>> {
+    let k = program.modulus();
+    let dense = program.is_listed().then(|| {
+        let (rows, cols) = (program.cells(), program.moves().len());
+        let entries = program.entries();
+        (
+            zk_dense::Dense::memory(k, rows, cols) + entries * 16,
+            zk_dense::Dense::work(k, rows, cols),
+        )
+    });
+    let chase = program
+        .stencil()
+        .and_then(|s| zk_chase::ChaseSolver::plan(s, k))
+        .filter(|&(_, dual)| dual)
+        .map(|(c, _)| (c.memory(), c.work()));
+    let plan = match (chase, dense) {
+        (Some((memory, work)), Some((_, dense_work))) if work <= dense_work => {
+            draft(ColourSolver::Chase, memory, work, limits)
+        }
+        (Some((memory, work)), None) => draft(ColourSolver::Chase, memory, work, limits),
+        (_, Some((memory, work))) => draft(ColourSolver::Dense, memory, work, limits),
+        (None, None) => {
+            return Err(Error::Usage(format!(
+                "{}; and light chasing modulo {k} does not apply: it needs one toggle rule on a \
+                 full rectangle that does not wrap, whose press reaches the cell above it by an \
+                 amount prime to {k}",
+                program
+                    .moves_refusal(limits)
+                    .unwrap_or_else(|| "the moves are not listed".into())
+            )));
+        }
+    };
+    limits.check(
+        "zk-work",
+        format!(
+            "the residue operations {} needs (estimated)",
+            Method::from(plan.engine).name()
+        ),
+        plan.work,
+        "use a smaller board, or raise the limit with --set limits.zk-work=N",
+    )?;
+    let answer = 16 * program.cells() as u128;
+    let plan = Plan {
+        memory: plan.memory + answer,
+        ..plan
+    };
+    finish(plan, limits)
 }

@@ -48,7 +48,7 @@ pub fn list_moves(puzzle: &Puzzle) -> Vec<Move> {
     let mut moves = Vec::new();
     for rule in &puzzle.rules {
         match rule {
-            MoveRule::Toggle { offsets, guard } => {
+            MoveRule::Toggle { offsets, guard, .. } => {
                 for cell in (0..n).map(CellId) {
                     let flip = offsets
                         .iter()
@@ -57,7 +57,7 @@ pub fn list_moves(puzzle: &Puzzle) -> Vec<Move> {
                     moves.push(toggle(cell, flip, *guard));
                 }
             }
-            MoveRule::Adjacent { closed, guard } => {
+            MoveRule::Adjacent { closed, guard, .. } => {
                 for cell in (0..n).map(CellId) {
                     let mut flip = board.adjacent(cell);
                     if *closed {
@@ -66,7 +66,9 @@ pub fn list_moves(puzzle: &Puzzle) -> Vec<Move> {
                     moves.push(toggle(cell, flip, *guard));
                 }
             }
-            MoveRule::Press { cell, flips, guard } => {
+            MoveRule::Press {
+                cell, flips, guard, ..
+            } => {
                 moves.push(toggle(*cell, flips.clone(), *guard));
             }
             MoveRule::Jump(dirs) => {

@@ -7,6 +7,7 @@
 //! moves through [`Program::apply`]; the search engines apply the same masks
 //! in their own word-wide form (one 64-bit word per state).
 
+pub mod colours;
 pub(crate) mod compile;
 pub(crate) mod masks;
 pub mod notation;
@@ -118,6 +119,14 @@ impl Program {
     /// stencil when there is one, and (on first use) the move lists. Refused
     /// when the moves would pass `move-entries` and no stencil stands in for them.
     pub fn compile(puzzle: &Puzzle, limits: &Limits) -> Result<Program> {
+        if puzzle.colours() > 2 {
+            return Err(Error::Usage(format!(
+                "{} has {} colours: this works on puzzles of two colours; {}",
+                puzzle.name,
+                puzzle.colours(),
+                crate::program::colours::WHERE_COLOURS_WORK
+            )));
+        }
         let cells = puzzle.board.cells();
         let stencil = GridStencil::from_puzzle(puzzle);
         let entries: u128 = puzzle
@@ -141,6 +150,7 @@ impl Program {
                 Goal::Targets(targets.iter().map(|t| t.1.clone()).collect())
             }
             GoalRule::FewestPieces => Goal::FewestPieces,
+            GoalRule::Colours(_) => unreachable!("refused above: more than two colours"),
         };
         Ok(Program {
             inner: Arc::new(Inner {

@@ -45,6 +45,7 @@ impl GridStencil {
                 MoveRule::Toggle {
                     offsets,
                     guard: Guard::Always,
+                    ..
                 },
             ] => offsets
                 .iter()
@@ -54,6 +55,7 @@ impl GridStencil {
                 MoveRule::Adjacent {
                     closed,
                     guard: Guard::Always,
+                    ..
                 },
             ] => {
                 let mut o = vec![(-1, 0), (1, 0), (0, -1), (0, 1)];

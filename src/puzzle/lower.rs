@@ -27,6 +27,9 @@ impl Puzzle {
                 "[goal] takes exactly one of `target`, `any`, `fewest` or `one-piece`",
             ));
         }
+        if self.colours() > 2 {
+            return self.build_colour_goal(src, goal);
+        }
         if let Some(t) = &g.target
             && t.get_ref() == "all-same"
         {
@@ -379,36 +382,93 @@ pub(super) fn build_limits(src: &Src, spec: &Spec) -> Result<Limits> {
 }
 
 pub(super) fn build_symbols(src: &Src, spec: &SymbolsSpec) -> Result<Symbols> {
-    let one =
+    let one = |s: &Spanned<String>, key: &str| -> Result<char> {
+        let mut chars = s.get_ref().chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if !c.is_whitespace() && c != '/' => Ok(c),
+            _ => Err(src.err(
+                s.span(),
+                format!("`{key}` must be one character, not whitespace and not '/'"),
+            )),
+        }
+    };
+    let or =
         |s: &Option<Spanned<String>>, default: char, key: &str| -> Result<(char, Range<usize>)> {
-            let Some(s) = s else {
-                return Ok((default, 0..0));
-            };
-            let mut chars = s.get_ref().chars();
-            match (chars.next(), chars.next()) {
-                (Some(c), None) if !c.is_whitespace() && c != '/' => Ok((c, s.span())),
-                _ => Err(src.err(
-                    s.span(),
-                    format!("`{key}` must be one character, not whitespace and not '/'"),
-                )),
+            match s {
+                None => Ok((default, 0..0)),
+                Some(s) => Ok((one(s, key)?, s.span())),
             }
         };
-    let (on, _) = one(&spec.on, 'o', "on")?;
-    let (off, off_span) = one(&spec.off, '-', "off")?;
-    let (gap, gap_span) = one(&spec.gap, '.', "gap")?;
     let same =
         |a: char, b: char| a == b || (spec.ignore_case && a.to_lowercase().eq(b.to_lowercase()));
-    if same(on, off) {
-        return Err(src.err(
-            off_span,
-            format!("`on` '{on}' and `off` '{off}' are the same symbol"),
-        ));
+    let (gap, gap_span) = or(&spec.gap, '.', "gap")?;
+    let states: Vec<(char, Range<usize>)> = match &spec.states {
+        Some(states) => {
+            if let Some(key) = spec.on.as_ref().or(spec.off.as_ref()) {
+                return Err(src.err(
+                    key.span(),
+                    "`states` lists every colour, the clear one first: leave out `on` and `off`",
+                ));
+            }
+            let list = states.get_ref();
+            if list.len() < 2 {
+                return Err(src.err(
+                    states.span(),
+                    format!(
+                        "`states` lists the colours a cell cycles through: give at least two, \
+                         found {}",
+                        list.len()
+                    ),
+                ));
+            }
+            if list.len() as u64 > crate::zk::MAX_MODULUS {
+                return Err(src.err(
+                    states.span(),
+                    format!("at most {} colours", crate::zk::MAX_MODULUS),
+                ));
+            }
+            list.iter()
+                .map(|s| Ok((one(s, "states")?, s.span())))
+                .collect::<Result<_>>()?
+        }
+        None => {
+            let (on, on_span) = or(&spec.on, 'o', "on")?;
+            let (off, off_span) = or(&spec.off, '-', "off")?;
+            vec![(off, off_span), (on, on_span)]
+        }
+    };
+    for (i, (c, span)) in states.iter().enumerate() {
+        let Some(j) = states[..i].iter().position(|&(d, _)| same(*c, d)) else {
+            continue;
+        };
+        let (message, at) = if spec.states.is_some() {
+            (
+                format!("'{c}' is listed twice in `states`, as colours {j} and {i}"),
+                span.clone(),
+            )
+        } else {
+            let (off, on) = (&states[0], &states[1]);
+            let at = if off.1.is_empty() {
+                on.1.clone()
+            } else {
+                off.1.clone()
+            };
+            (
+                format!("`on` '{}' and `off` '{}' are the same symbol", on.0, off.0),
+                at,
+            )
+        };
+        return Err(src.err(at, message));
     }
-    if same(gap, on) || same(gap, off) {
+    if states.iter().any(|&(c, _)| same(gap, c)) {
         return Err(src.err(
             gap_span,
             format!("`gap` '{gap}' is also used for a cell: set a different `gap`"),
         ));
     }
-    Ok(Symbols::new(on, off, gap, spec.ignore_case))
+    Ok(Symbols::with_states(
+        states.into_iter().map(|(c, _)| c).collect(),
+        gap,
+        spec.ignore_case,
+    ))
 }

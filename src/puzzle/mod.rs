@@ -4,6 +4,7 @@
 //! file, line and column; a [`Puzzle`] that exists compiles and solves
 //! without panicking.
 
+mod colours;
 mod judge;
 mod lower;
 mod rules;
@@ -41,6 +42,9 @@ pub enum MoveRule {
     Toggle {
         /// Grid offsets from the pressed cell.
         offsets: Vec<Dir>,
+        /// How many colours each offset's cell advances, in `1..k`; all 1 on
+        /// a two-colour puzzle.
+        amounts: Vec<u64>,
         /// When a press is allowed.
         guard: Guard,
     },
@@ -49,6 +53,9 @@ pub enum MoveRule {
     Adjacent {
         /// Whether the pressed cell toggles too.
         closed: bool,
+        /// How many colours the pressed cell (when `closed`) and each
+        /// neighbour advance, in `1..k`; `[1, 1]` on a two-colour puzzle.
+        amounts: [u64; 2],
         /// When a press is allowed.
         guard: Guard,
     },
@@ -58,6 +65,9 @@ pub enum MoveRule {
         cell: CellId,
         /// The cells it toggles, ascending.
         flips: Vec<CellId>,
+        /// How many colours each of `flips` advances, in `1..k`; all 1 on a
+        /// two-colour puzzle.
+        amounts: Vec<u64>,
         /// When the press is allowed.
         guard: Guard,
     },
@@ -72,6 +82,9 @@ pub enum GoalRule {
     Targets(Vec<(String, Bits)>),
     /// Leave as few pieces as possible.
     FewestPieces,
+    /// On a puzzle of more than two colours: reach any of these boards,
+    /// each cell's colour in cell order; each with the words it was given in.
+    Colours(Vec<(String, Vec<u64>)>),
 }
 
 /// A puzzle that passed validation.
@@ -89,8 +102,11 @@ pub struct Puzzle {
     pub rules: Vec<MoveRule>,
     /// The goal.
     pub goal: GoalRule,
-    /// The declared start position, if any.
+    /// The declared start position, if any (two colours).
     pub start: Option<Bits>,
+    /// The declared start position of a puzzle of more than two colours,
+    /// each cell's colour in cell order.
+    pub start_colours: Option<Vec<u64>>,
     /// The batch format.
     pub batch: BatchFormat,
     /// The limits in force: the defaults, then the file's `[limits]` table.
@@ -226,6 +242,7 @@ impl Puzzle {
             rules: Vec::new(),
             goal: GoalRule::FewestPieces,
             start: None,
+            start_colours: None,
             batch: BatchFormat::default(),
             limits: src.limits.clone(),
             metric: Metric::Jumps,
@@ -242,7 +259,11 @@ impl Puzzle {
         puzzle.batch =
             puzzle.build_batch(&src, &spec.batch, spec.goal.get_ref().one_piece.is_some())?;
         if let Some(start) = &spec.start {
-            puzzle.start = Some(puzzle.read_spanned(&src, start)?);
+            if puzzle.colours() > 2 {
+                puzzle.start_colours = Some(puzzle.read_colours_spanned(&src, start)?);
+            } else {
+                puzzle.start = Some(puzzle.read_spanned(&src, start)?);
+            }
         }
         Ok(puzzle)
     }

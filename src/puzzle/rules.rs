@@ -112,6 +112,57 @@ impl Puzzle {
                 }
             },
         };
+        let k = self.symbols.colours() as u64;
+        let is_jump = m.jump.is_some() || m.directions.is_some();
+        if k > 2 {
+            let refused = match (&m.when, &m.jump, &m.directions) {
+                (Some(w), _, _) => Some((w.span(), "a guard")),
+                (_, Some(j), _) => Some((j.span(), "jumps")),
+                (_, _, Some(d)) => Some((d.span(), "jumps")),
+                _ => None,
+            };
+            if let Some((span, what)) = refused {
+                return Err(src.err(
+                    span,
+                    format!(
+                        "this puzzle has {k} colours (`states`), and {what} needs two: a puzzle \
+                         of more colours takes unguarded toggles only"
+                    ),
+                ));
+            }
+        }
+        for (key, value) in [("amount", &m.amount), ("centre", &m.centre)] {
+            if let Some(value) = value
+                && (is_jump || m.press.is_some())
+            {
+                let why = if is_jump {
+                    "a jump moves a piece; amounts go with toggles"
+                } else {
+                    "a press's amounts are the colours written in its `flips`"
+                };
+                return Err(src.err(value.span(), format!("`{key}` does not go here: {why}")));
+            }
+        }
+        let amount = match &m.amount {
+            None => 1,
+            Some(a) => match a.get_ref().rem_euclid(k as i64) as u64 {
+                0 => {
+                    return Err(src.err(
+                        a.span(),
+                        format!(
+                            "amount {} is a whole number of turns of the {k} colours: a press \
+                             would change nothing",
+                            a.get_ref()
+                        ),
+                    ));
+                }
+                r => r,
+            },
+        };
+        let centre = m
+            .centre
+            .as_ref()
+            .map(|c| c.get_ref().rem_euclid(k as i64) as u64);
         let board = &self.board;
         let graph = board.is_graph();
         if let Some(cell) = &m.press {
@@ -122,24 +173,46 @@ impl Puzzle {
                 ));
             };
             let cell = self.cell_named(src, cell.get_ref(), cell.span().start + 1)?;
-            let flips: Vec<CellId> = self
-                .read_spanned(src, flips)?
-                .ones_iter()
-                .map(CellId)
-                .collect();
+            let (flips, amounts): (Vec<CellId>, Vec<u64>) = if k > 2 {
+                self.read_colours_spanned(src, flips)?
+                    .into_iter()
+                    .enumerate()
+                    .filter(|&(_, a)| a != 0)
+                    .map(|(c, a)| (CellId(c), a))
+                    .unzip()
+            } else {
+                self.read_spanned(src, flips)?
+                    .ones_iter()
+                    .map(|c| (CellId(c), 1))
+                    .unzip()
+            };
             if flips.is_empty() {
                 return Err(src.err(
                     m.flips.as_ref().map_or(spec.span(), |f| f.span()),
                     "`flips` toggles no cell: mark at least one",
                 ));
             }
-            return Ok(MoveRule::Press { cell, flips, guard });
+            return Ok(MoveRule::Press {
+                cell,
+                flips,
+                amounts,
+                guard,
+            });
         }
         if let Some(name) = &m.toggle {
             let name_str = name.get_ref().as_str();
             if let "open" | "closed" = name_str {
+                if let (Some(c), "open") = (&m.centre, name_str) {
+                    return Err(src.err(
+                        c.span(),
+                        "`centre` goes with a pattern that holds the pressed cell: an `open` \
+                         toggle leaves it alone (use `closed`)",
+                    ));
+                }
+                let centre = centre.unwrap_or(amount);
                 return Ok(MoveRule::Adjacent {
-                    closed: name_str == "closed",
+                    closed: name_str == "closed" && centre != 0,
+                    amounts: [centre, amount],
                     guard,
                 });
             }
@@ -165,8 +238,27 @@ impl Puzzle {
                     ),
                 ));
             };
-            let offsets = offsets(board.rows() as i64, board.cols() as i64);
-            return Ok(MoveRule::Toggle { offsets, guard });
+            let mut offsets = offsets(board.rows() as i64, board.cols() as i64);
+            let mut amounts = vec![amount; offsets.len()];
+            if let Some(centre) = centre {
+                match offsets.iter().position(|&o| o == d(0, 0)) {
+                    Some(i) => amounts[i] = centre,
+                    None => {
+                        offsets.push(d(0, 0));
+                        amounts.push(centre);
+                    }
+                }
+            }
+            let (offsets, amounts) = offsets
+                .into_iter()
+                .zip(amounts)
+                .filter(|&(_, a)| a != 0)
+                .unzip();
+            return Ok(MoveRule::Toggle {
+                offsets,
+                amounts,
+                guard,
+            });
         }
         let lattice_steps = board.steps();
         if let Some(name) = &m.jump {
@@ -219,17 +311,33 @@ impl Puzzle {
                 "the list is empty: give at least one [row, col]",
             ));
         }
+        if let (Some(c), false) = (&m.centre, is_jump) {
+            return Err(src.err(
+                c.span(),
+                "`centre` goes with a preset: in `offsets`, give the pressed cell as [0, 0, amount]",
+            ));
+        }
         let mut dirs: Vec<Dir> = Vec::new();
+        let mut amounts: Vec<u64> = Vec::new();
         let range = src.limits.offset_range;
         for item in list.get_ref() {
-            let &[dr, dc] = item.get_ref().as_slice() else {
-                return Err(src.err(
-                    item.span(),
-                    format!(
-                        "expected a pair [row, col], found {} numbers",
-                        item.get_ref().len()
-                    ),
-                ));
+            let (dr, dc, own) = match *item.get_ref().as_slice() {
+                [dr, dc] => (dr, dc, amount),
+                [dr, dc, a] if !is_jump => (dr, dc, a.rem_euclid(k as i64) as u64),
+                _ => {
+                    let expected = if is_jump {
+                        "a pair [row, col]"
+                    } else {
+                        "[row, col] or [row, col, amount]"
+                    };
+                    return Err(src.err(
+                        item.span(),
+                        format!(
+                            "expected {expected}, found {} numbers",
+                            item.get_ref().len()
+                        ),
+                    ));
+                }
             };
             if dr.unsigned_abs() > range || dc.unsigned_abs() > range {
                 return Err(src.err(
@@ -257,14 +365,29 @@ impl Puzzle {
                 return Err(src.err(item.span(), format!("[{dr}, {dc}] is listed twice")));
             }
             dirs.push(dir);
+            amounts.push(own);
         }
-        Ok(if is_jump {
-            MoveRule::Jump(dirs)
-        } else {
-            MoveRule::Toggle {
-                offsets: dirs,
-                guard,
-            }
+        if is_jump {
+            return Ok(MoveRule::Jump(dirs));
+        }
+        let (offsets, amounts): (Vec<Dir>, Vec<u64>) = dirs
+            .into_iter()
+            .zip(amounts)
+            .filter(|&(_, a)| a != 0)
+            .unzip();
+        if offsets.is_empty() {
+            return Err(src.err(
+                list.get_ref()[0].span(),
+                format!(
+                    "every amount is a whole number of turns of the {k} colours: a press would \
+                     change nothing"
+                ),
+            ));
+        }
+        Ok(MoveRule::Toggle {
+            offsets,
+            amounts,
+            guard,
         })
     }
 }

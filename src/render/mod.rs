@@ -3,10 +3,12 @@
 //! The answer for programs is [`crate::Answer`], which [`write_json`] writes after
 //! the checker of `verify` has read it back.
 
+mod colours;
 mod json;
 mod svg;
 mod text;
 
+pub use colours::{colour_answer_line, colour_svg, colour_text, palette, write_colour_text};
 pub use json::{checked_answer, write_json};
 pub use svg::{CELL, SVG_CELLS, SVG_PANELS, layout, svg};
 pub use text::{text, write_text};

@@ -183,22 +183,33 @@ fn offsets_and_directions_at_integer_extremes() {
                 "name = \"o\"\n[board]\nrows = 4\ncols = 4\n[[moves]]\n{key} = [{item}]\n[goal]\ntarget = \"all-off\"\n"
             );
             let col = key.len() + 5; // `key = [` then the item
-            let in_range = list.iter().all(|v| v.unsigned_abs() <= 1 << 20);
-            let step = list.iter().all(|v| v.unsigned_abs() <= 1) && list.iter().any(|&v| v != 0);
+            // A toggle's offset may carry a third number, its amount (mod 2 here).
+            let toggle = key == "offsets";
+            let place = &list[..list.len().min(2)];
+            let in_range = place.iter().all(|v| v.unsigned_abs() <= 1 << 20);
+            let step = place.iter().all(|v| v.unsigned_abs() <= 1) && place.iter().any(|&v| v != 0);
+            let shaped = list.len() == 2 || (toggle && list.len() == 3);
             match Puzzle::parse(&text, "o.toml") {
                 Err(Error::Input(d)) => {
                     assert_eq!((d.line, d.col), (6, col), "{item}: {d}");
-                    let expected = if list.len() != 2 {
+                    let expected = if !shaped && toggle {
+                        "expected [row, col] or [row, col, amount]"
+                    } else if !shaped {
                         "expected a pair"
                     } else if !in_range {
                         "offset-range"
+                    } else if toggle {
+                        "whole number of turns"
                     } else {
                         "jump direction"
                     };
                     assert!(d.message.contains(expected), "{item}: {d}");
                 }
                 Ok(puzzle) => {
-                    assert_eq!(list.len(), 2, "{item}");
+                    assert!(shaped, "{item}");
+                    if list.len() == 3 {
+                        assert_eq!(list[2].rem_euclid(2), 1, "{item}");
+                    }
                     assert!(if key == "offsets" { in_range } else { step }, "{item}");
                     let program = puzzle.compile().unwrap();
                     let start = Bits::ones(16);

@@ -43,9 +43,22 @@ fn offsets_at_integer_extremes_and_of_the_wrong_length_are_located() {
     for (offsets, message) in [
         ("[[-9223372036854775808, 0]]", "past the limit offset-range"),
         ("[[0, 9223372036854775807]]", "past the limit offset-range"),
-        ("[[0, 0, 7]]", "expected a pair [row, col], found 3 numbers"),
-        ("[[1]]", "expected a pair [row, col], found 1 numbers"),
-        ("[[]]", "expected a pair [row, col], found 0 numbers"),
+        (
+            "[[0, 0, 7, 1]]",
+            "expected [row, col] or [row, col, amount], found 4 numbers",
+        ),
+        (
+            "[[0, 0, 2]]",
+            "every amount is a whole number of turns of the 2 colours",
+        ),
+        (
+            "[[1]]",
+            "expected [row, col] or [row, col, amount], found 1 numbers",
+        ),
+        (
+            "[[]]",
+            "expected [row, col] or [row, col, amount], found 0 numbers",
+        ),
     ] {
         let f = file(
             "offsets.toml",

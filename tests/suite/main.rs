@@ -7,6 +7,7 @@ mod dataflow;
 mod browser;
 mod catalogue;
 mod cli;
+mod colours;
 mod docs;
 mod errors;
 mod exhaustive;

@@ -104,8 +104,17 @@ fn every_shipped_puzzle_loads_and_its_start_solves_as_the_command_line_says() {
         let toml = entry.text;
         let file = format!("{}.toml", entry.name);
         let (status, view) = server.post("/api/load", &json!({ "toml": toml, "file": file }));
-        assert_eq!(status, 200, "{}: {view}", entry.name);
         let puzzle = pegflip::Puzzle::parse(toml, &file).unwrap();
+        if puzzle.colours() > 2 {
+            // The page draws two colours; a puzzle of more is refused by name.
+            assert_eq!(status, 422, "{}: {view}", entry.name);
+            assert!(
+                view["error"].as_str().unwrap().contains("colours"),
+                "{view}"
+            );
+            continue;
+        }
+        assert_eq!(status, 200, "{}: {view}", entry.name);
         assert_eq!(
             view["cells"].as_array().unwrap().len(),
             puzzle.board.cells()

@@ -34,6 +34,9 @@ pub struct Args {
 
 pub fn run(args: &Args) -> anyhow::Result<u8> {
     let puzzle = args.puzzle.load()?;
+    if puzzle.colours() > 2 {
+        return crate::colours::analyze(&puzzle, args.json, args.explain);
+    }
     let program = puzzle.compile()?;
     let limits = &puzzle.limits;
     let linear = if program.is_linear() {

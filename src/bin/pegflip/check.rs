@@ -21,6 +21,9 @@ pub struct Args {
 
 pub fn run(args: &Args) -> anyhow::Result<u8> {
     let puzzle = args.puzzle.load()?;
+    if puzzle.colours() > 2 {
+        return crate::colours::check(&puzzle, &args.puzzle.puzzle, args.json);
+    }
     let program = puzzle.compile()?;
     let board = &puzzle.board;
     let count = |kind| program.moves().iter().filter(|m| m.kind == kind).count();

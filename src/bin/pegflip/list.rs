@@ -4,6 +4,7 @@ use std::io::Write;
 
 use clap::Parser;
 use pegflip::Puzzle;
+use pegflip::program::colours::ColourProgram;
 
 /// List the shipped puzzles: name, cells, moves, solver and title.
 #[derive(Parser)]
@@ -22,20 +23,27 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     let mut rows = Vec::new();
     for entry in pegflip::catalogue::PUZZLES {
         let puzzle = Puzzle::parse(entry.text, entry.name)?;
-        let program = puzzle.compile()?;
-        rows.push((entry.name, puzzle, program));
+        let (cells, moves, solver) = if puzzle.colours() > 2 {
+            let program = ColourProgram::compile(&puzzle, &puzzle.limits)?;
+            let (engine, _) = crate::colours::solver_summary(&puzzle);
+            (program.cells(), program.move_count(), engine)
+        } else {
+            let program = puzzle.compile()?;
+            (program.cells(), program.moves().len(), solver(&program))
+        };
+        rows.push((entry.name, puzzle, cells, moves, solver));
     }
     let mut out = std::io::stdout().lock();
     if args.json {
         let list: Vec<_> = rows
             .iter()
-            .map(|(name, puzzle, program)| {
+            .map(|(name, puzzle, cells, moves, solver)| {
                 serde_json::json!({
                     "name": name,
                     "title": puzzle.name,
-                    "cells": program.cells(),
-                    "moves": program.moves().len(),
-                    "solver": solver(program),
+                    "cells": cells,
+                    "moves": moves,
+                    "solver": solver,
                     "board": crate::check::describe_board(&puzzle.board),
                 })
             })
@@ -49,13 +57,10 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         "{:width$}  {:>5}  {:>5}  {:10}  title",
         "name", "cells", "moves", "solver"
     )?;
-    for (name, puzzle, program) in &rows {
+    for (name, puzzle, cells, moves, solver) in &rows {
         writeln!(
             out,
-            "{name:width$}  {:>5}  {:>5}  {:10}  {}",
-            program.cells(),
-            program.moves().len(),
-            solver(program),
+            "{name:width$}  {cells:>5}  {moves:>5}  {solver:10}  {}",
             puzzle.name
         )?;
     }

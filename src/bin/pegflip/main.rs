@@ -3,6 +3,7 @@
 mod analyze;
 mod batch;
 mod check;
+mod colours;
 mod common;
 mod completions;
 mod generate;

@@ -49,6 +49,16 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     if let Some(work) = args.coset_work {
         puzzle.limits.coset_work = work;
     }
+    if puzzle.colours() > 2 {
+        return crate::colours::solve(
+            &puzzle,
+            args.board.as_deref(),
+            &args.puzzle.puzzle,
+            args.json,
+            args.svg.as_deref(),
+            args.explain,
+        );
+    }
     let program = puzzle.compile()?;
     let start = match args.board.as_deref() {
         Some("-") => {

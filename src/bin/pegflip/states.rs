@@ -121,6 +121,33 @@ enum Format {
 
 pub fn run(args: &Args) -> anyhow::Result<u8> {
     let puzzle = args.puzzle.load()?;
+    if puzzle.colours() > 2 {
+        let other = args.from.is_some()
+            || args.reachable
+            || args.symmetry
+            || args.no_orbits
+            || args.estimate
+            || args.workers.is_some()
+            || args.processes.is_some()
+            || args.output_dir.is_some()
+            || args.spill_dir.is_some()
+            || args.format != Format::Board;
+        if other {
+            anyhow::bail!(pegflip::Error::Usage(format!(
+                "{} has {} colours: `states` on it takes --count, --histogram, --json and \
+                 --explain (every board that can reach the goal)",
+                puzzle.name,
+                puzzle.colours()
+            )));
+        }
+        return crate::colours::states(
+            &puzzle,
+            args.count,
+            args.histogram,
+            args.json,
+            args.explain,
+        );
+    }
     let program = puzzle.compile()?;
     let from = match args.from.as_deref() {
         None => None,

@@ -35,6 +35,9 @@ pub struct Args {
 
 pub fn run(args: &Args) -> anyhow::Result<u8> {
     let puzzle = args.puzzle.load()?;
+    if puzzle.colours() > 2 {
+        return crate::colours::verify(&puzzle, &args.answer, args.json);
+    }
     let program = puzzle.compile()?;
     let (input, name) = crate::open_input(Some(&args.answer))?;
     let mut input = std::io::BufReader::with_capacity(1 << 16, input);

@@ -36,6 +36,9 @@
 
 use crate::error::{Error, Result};
 
+pub mod field;
+pub(crate) mod lanes;
+
 /// The largest modulus: products of two residues fit in 64 bits.
 pub const MAX_MODULUS: u64 = 1 << 32;
 
@@ -158,7 +161,7 @@ fn valuation(a: u64, p: u64, e: u32) -> u32 {
 /// digit. A step raises digit `i` by one and sets the digits below it from
 /// `order - 1` back to 0, which adds their generators once more each (a
 /// generator times its order is nothing).
-fn walk(x: &[u64], kernel: &[(Vec<u64>, u64)], k: u64, mut visit: impl FnMut(&[u64])) {
+pub fn walk(x: &[u64], kernel: &[(Vec<u64>, u64)], k: u64, mut visit: impl FnMut(&[u64])) {
     let mut digits = vec![0u64; kernel.len()];
     let mut current = x.to_vec();
     visit(&current);

@@ -1,0 +1,347 @@
+//! Running a puzzle of k colours: the planned elimination built once, boards solved with the fewest presses, facts and counts, all checked.
+
+use crate::check::check_colour_outcome;
+use crate::engines::{zk_chase::ChaseSolver, zk_dense::Dense};
+use crate::error::{Error, Result};
+use crate::limits::Limits;
+use crate::outcome::{ColourCertificate, ColourOutcome, ColourSolution};
+use crate::plan::{ColourSolver, Plan, colour_plan};
+use crate::program::colours::ColourProgram;
+use crate::zk::{Order, prime_powers, walk};
+
+/// A puzzle of k colours, eliminated by its planned engine: what solving,
+/// `analyze` and `states` ask of it.
+#[derive(Debug)]
+pub struct Eliminated {
+    program: ColourProgram,
+    engine: Engine,
+    /// Generators of the quiet patterns, each with its order, found the
+    /// first time they are needed.
+    kernel: std::sync::OnceLock<Result<Kernel>>,
+}
+
+/// Generators of the quiet patterns, each with its order.
+type Kernel = Vec<(Vec<u64>, u64)>;
+
+#[derive(Debug)]
+enum Engine {
+    Chase(ChaseSolver),
+    Dense(Dense),
+}
+
+/// What `analyze` says of a puzzle of k colours.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ColourFacts {
+    /// The modulus, k.
+    pub modulus: u64,
+    /// The number of presses (columns of the move matrix).
+    pub presses: usize,
+    /// The rank over GF(k), for prime k.
+    pub rank: Option<usize>,
+    /// Presses minus rank, for prime k.
+    pub nullity: Option<usize>,
+    /// How many boards the presses reach from one board: the solvable
+    /// boards for each target.
+    pub solvable: Order,
+    /// How many press counts change nothing.
+    pub quiet: Order,
+    /// Generators of the quiet patterns (one count per press), each with its order.
+    pub quiet_patterns: Vec<(Vec<u64>, u64)>,
+}
+
+impl Eliminated {
+    /// Eliminates `program` with the engine `plan` names.
+    pub fn new(program: &ColourProgram, plan: &Plan<ColourSolver>) -> Result<Eliminated> {
+        let k = program.modulus();
+        let engine = match plan.engine {
+            ColourSolver::Chase => {
+                let stencil = program.stencil().ok_or_else(|| {
+                    Error::Internal("a chase was planned for a puzzle with no stencil".into())
+                })?;
+                Engine::Chase(ChaseSolver::new(stencil, k).ok_or_else(|| {
+                    Error::Internal("a chase was planned for a stencil it cannot chase".into())
+                })?)
+            }
+            ColourSolver::Dense => {
+                let a = program.matrix().ok_or_else(|| {
+                    Error::Internal("dense elimination was planned on unlisted moves".into())
+                })?;
+                Engine::Dense(Dense::new(k, a, program.move_count())?)
+            }
+        };
+        Ok(Eliminated {
+            program: program.clone(),
+            engine,
+            kernel: std::sync::OnceLock::new(),
+        })
+    }
+
+    /// Generators of the quiet patterns, each with its order.
+    fn kernel(&self) -> Result<&[(Vec<u64>, u64)]> {
+        let kernel = self.kernel.get_or_init(|| match &self.engine {
+            Engine::Chase(chase) => chase.kernel(),
+            Engine::Dense(dense) => Ok(dense.kernel()),
+        });
+        match kernel {
+            Ok(k) => Ok(k),
+            Err(e) => Err(Error::Internal(format!("the quiet patterns: {e}"))),
+        }
+    }
+
+    /// The program eliminated.
+    pub fn program(&self) -> &ColourProgram {
+        &self.program
+    }
+
+    /// Presses `x` with `A x = d`, or a certificate.
+    fn particular(&self, d: &[u64]) -> Result<std::result::Result<Vec<u64>, Vec<u64>>> {
+        match &self.engine {
+            Engine::Chase(chase) => chase.solve(d),
+            Engine::Dense(dense) => Ok(dense.solve(d)),
+        }
+    }
+
+    /// How many press counts change nothing.
+    pub fn quiet(&self) -> Result<Order> {
+        let mut exponents: Vec<(u64, u64)> = Vec::new();
+        for &(_, order) in self.kernel()? {
+            for (p, e) in prime_powers(order) {
+                match exponents.iter_mut().find(|(q, _)| *q == p) {
+                    Some((_, total)) => *total += u64::from(e),
+                    None => exponents.push((p, u64::from(e))),
+                }
+            }
+        }
+        exponents.sort_unstable();
+        Ok(Order(exponents))
+    }
+
+    /// How many boards the presses reach from one board: `k^presses / quiet`.
+    pub fn solvable(&self) -> Result<Order> {
+        let presses = self.program.move_count() as u64;
+        let quiet = self.quiet()?;
+        let mut out: Vec<(u64, u64)> = prime_powers(self.program.modulus())
+            .into_iter()
+            .map(|(p, e)| {
+                let minus = quiet.0.iter().find(|(q, _)| *q == p).map_or(0, |&(_, x)| x);
+                (p, u64::from(e) * presses - minus)
+            })
+            .filter(|&(_, e)| e > 0)
+            .collect();
+        out.sort_unstable();
+        Ok(Order(out))
+    }
+
+    /// How many boards can reach a target: the image's size for each
+    /// distinct coset of targets (two targets share one when the presses
+    /// take one to the other).
+    pub fn solvable_boards(&self) -> Result<Order> {
+        let targets = self.program.targets();
+        let k = self.program.modulus();
+        let mut classes: Vec<&[u64]> = Vec::new();
+        for (_, t) in targets {
+            let mut known = false;
+            for c in &classes {
+                let d: Vec<u64> = t.iter().zip(*c).map(|(&a, &b)| (a + k - b) % k).collect();
+                if self.particular(&d)?.is_ok() {
+                    known = true;
+                    break;
+                }
+            }
+            if !known {
+                classes.push(t);
+            }
+        }
+        let mut order = self.solvable()?;
+        for (p, e) in prime_powers(classes.len() as u64) {
+            match order.0.iter_mut().find(|(q, _)| *q == p) {
+                Some((_, x)) => *x += u64::from(e),
+                None => order.0.push((p, u64::from(e))),
+            }
+        }
+        order.0.sort_unstable();
+        Ok(order)
+    }
+
+    /// The facts `analyze` prints.
+    pub fn facts(&self) -> Result<ColourFacts> {
+        let k = self.program.modulus();
+        let presses = self.program.move_count();
+        let prime = prime_powers(k) == [(k, 1)];
+        let kernel = self.kernel()?;
+        let nullity = prime.then_some(kernel.len());
+        Ok(ColourFacts {
+            modulus: k,
+            presses,
+            rank: nullity.map(|n| presses - n),
+            nullity,
+            solvable: self.solvable()?,
+            quiet: self.quiet()?,
+            quiet_patterns: kernel.to_vec(),
+        })
+    }
+
+    /// Solves `board`: the fewest presses to any target (pressing a button
+    /// t times counts t), found by walking each target's solution coset
+    /// whole (past `coset-work`, by a descent, and marked not optimal); or
+    /// a certificate for every target. Checked before it is returned.
+    pub fn solve(&self, board: &[u64], limits: &Limits) -> Result<ColourOutcome> {
+        let program = &self.program;
+        let k = program.modulus();
+        let mut best: Option<(u128, usize, Vec<u64>)> = None;
+        let mut certificates = Vec::new();
+        let mut optimal = true;
+        for (t, (_, target)) in program.targets().iter().enumerate() {
+            let d: Vec<u64> = target
+                .iter()
+                .zip(board)
+                .map(|(&t, &b)| (t + k - b % k) % k)
+                .collect();
+            match self.particular(&d)? {
+                Err(weights) => certificates.push(ColourCertificate { target: t, weights }),
+                Ok(x) => {
+                    let (x, exact) = self.fewest(x, limits)?;
+                    optimal &= exact;
+                    let cost = x.iter().map(|&v| u128::from(v)).sum::<u128>();
+                    if best.as_ref().is_none_or(|(c, _, _)| cost < *c) {
+                        best = Some((cost, t, x));
+                    }
+                }
+            }
+        }
+        let outcome = match best {
+            Some((_, target, x)) => ColourOutcome::Solved(ColourSolution {
+                end: program.apply(board, &x),
+                presses: x
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &v)| v != 0)
+                    .map(|(i, &v)| (i, v))
+                    .collect(),
+                target,
+                optimal,
+            }),
+            None => ColourOutcome::Unsolvable(certificates),
+        };
+        check_colour_outcome(program, board, &outcome)
+            .map_err(|e| Error::Internal(format!("an answer failed its check: {e}")))?;
+        Ok(outcome)
+    }
+
+    /// The member of `x`'s solution coset with the fewest presses, and
+    /// whether it is proven so: the whole coset is walked when its size
+    /// times the presses is within `coset-work`; past it, a descent (add
+    /// a multiple of a quiet pattern while that lowers the count) gives the
+    /// answer, not proven the fewest.
+    fn fewest(&self, x: Vec<u64>, limits: &Limits) -> Result<(Vec<u64>, bool)> {
+        let kernel = self.kernel()?;
+        if kernel.is_empty() {
+            return Ok((x, true));
+        }
+        let k = self.program.modulus();
+        let cost = |x: &[u64]| x.iter().map(|&t| u128::from(t)).sum::<u128>();
+        let size = kernel
+            .iter()
+            .try_fold(1u128, |n, &(_, order)| n.checked_mul(u128::from(order)));
+        let work = size.map_or(u128::MAX, |n| n.saturating_mul(x.len().max(1) as u128));
+        if work > u128::from(limits.coset_work) {
+            return Ok((descend(x, kernel, k), false));
+        }
+        let mut best_cost = cost(&x);
+        let mut best = x.clone();
+        walk(&x, kernel, k, |member| {
+            let c = cost(member);
+            if c < best_cost {
+                (best, best_cost) = (member.to_vec(), c);
+            }
+        });
+        Ok((best, true))
+    }
+}
+
+/// Lowers the press count of `x` by adding multiples of the quiet patterns
+/// while one lowers it: a local minimum, not proven the fewest.
+fn descend(mut x: Vec<u64>, kernel: &[(Vec<u64>, u64)], k: u64) -> Vec<u64> {
+    let cost = |x: &[u64]| x.iter().map(|&t| u128::from(t)).sum::<u128>();
+    let mut now = cost(&x);
+    loop {
+        let mut improved = false;
+        for (g, order) in kernel {
+            for c in 1..*order {
+                // Residues below k ≤ 2^32: c · b fits 64 bits.
+                let add = |a: u64, b: u64| (a + c * b % k) % k;
+                let moved = x
+                    .iter()
+                    .zip(g)
+                    .map(|(&a, &b)| u128::from(add(a, b)))
+                    .sum::<u128>();
+                if moved < now {
+                    for (a, &b) in x.iter_mut().zip(g) {
+                        *a = add(*a, b);
+                    }
+                    now = moved;
+                    improved = true;
+                }
+            }
+        }
+        if !improved {
+            return x;
+        }
+    }
+}
+
+/// Solves one board of a puzzle of k colours, planned within `limits`.
+///
+/// ```
+/// let puzzle = pegflip::Puzzle::from_file("puzzles/lights-out-2000.toml")?;
+/// let program = pegflip::program::colours::ColourProgram::compile(&puzzle, &puzzle.limits)?;
+/// let board = puzzle.read_colours("r----/-----/-----/-----/-----", "<board>")?.digits;
+/// match pegflip::solve_colours(&program, &board, &puzzle.limits)? {
+///     pegflip::ColourOutcome::Solved(s) => assert!(s.optimal),
+///     pegflip::ColourOutcome::Unsolvable(certificates) => assert_eq!(certificates.len(), 1),
+/// }
+/// # Ok::<(), pegflip::Error>(())
+/// ```
+pub fn solve_colours(
+    program: &ColourProgram,
+    board: &[u64],
+    limits: &Limits,
+) -> Result<ColourOutcome> {
+    let plan = colour_plan(program, limits)?;
+    Eliminated::new(program, &plan)?.solve(board, limits)
+}
+
+/// Visits every board of a puzzle of k colours that can reach a target,
+/// with its distance (the fewest presses), nearest first: a breadth-first
+/// search from the targets. Refused before it starts when the boards are
+/// more than `max-states`, or their memory more than `max-memory`.
+pub fn colour_layers(
+    program: &ColourProgram,
+    limits: &Limits,
+    visit: impl FnMut(u32, &[u64]) -> Result<()>,
+) -> Result<()> {
+    let plan = colour_plan(program, limits)?;
+    let total = Eliminated::new(program, &plan)?.solvable_boards()?;
+    let count = total.to_u128().unwrap_or(u128::MAX);
+    limits.check(
+        "max-states",
+        format!("the boards that can reach the goal ({total}), each listed or counted by distance"),
+        count,
+        "count them with --count, which needs no listing",
+    )?;
+    if !program.is_listed() {
+        return Err(Error::Usage(
+            program
+                .moves_refusal(limits)
+                .unwrap_or_else(|| "the moves are not listed".into()),
+        ));
+    }
+    let bytes = count.saturating_mul(2 * program.cells() as u128 + 64);
+    limits.check(
+        "max-memory",
+        "the memory of the boards held by the breadth-first search (estimated)",
+        bytes + crate::limits::PROCESS_BYTES,
+        "raise --max-memory if the machine has room, or count with --count",
+    )?;
+    crate::engines::zk_layers::layers(program, visit)
+}
