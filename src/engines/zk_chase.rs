@@ -128,48 +128,90 @@ impl Chase {
     /// last row's values when the first row is pressed `x` times. The same
     /// for every board; a board's own part is [`Chase::last_values`].
     pub(crate) fn response(&self) -> Vec<Vec<u64>> {
+        let (_, cols) = self.dims();
+        // Each unknown's coefficients chase on their own: half on each core.
+        let half = cols / 2;
+        let (left, right) = rayon::join(
+            || self.response_part(0, half),
+            || self.response_part(half, cols),
+        );
+        left.into_iter()
+            .zip(right)
+            .map(|(l, r)| l.into_iter().chain(r).map(u64::from).collect())
+            .collect()
+    }
+
+    /// The last row's forms restricted to the coefficients of the
+    /// first-row presses `from..to`.
+    fn response_part(&self, from: usize, to: usize) -> Vec<Vec<u8>> {
         let (rows, cols) = self.dims();
         let k = self.k;
-        // values[r % ring][c]: the form of cell (r, c)'s value.
+        let width = to - from;
+        // values[r % ring][c]: the form of cell (r, c)'s value, zero outside
+        // its window [lo, hi): a form of row r reaches only the first-row
+        // presses a few columns a row away, so early rows add short slices.
         let ring = self.reach + 2;
-        let mut values: Vec<Vec<Vec<u8>>> = vec![vec![vec![0u8; cols]; cols]; ring];
-        let mut press = vec![0u8; cols];
+        let mut values: Vec<Vec<Vec<u8>>> = vec![vec![vec![0u8; width]; cols]; ring];
+        let mut window: Vec<Vec<(usize, usize)>> = vec![vec![(width, 0); cols]; ring];
+        let mut press = vec![0u8; width];
         let mut scaled = Vec::new();
+        // The press below a cell clears it, and that row is not read again: skip it.
+        let offsets: Vec<(isize, isize, u8)> = self
+            .offsets
+            .iter()
+            .copied()
+            .filter(|&(dr, dc, _)| (dr, dc) != (-1, 0))
+            .collect();
         for r in 0..rows {
             for c in 0..cols {
-                if r == 0 {
-                    press.fill(0);
-                    press[c] = 1;
+                let (lo, hi) = if r == 0 {
+                    if !(from..to).contains(&c) {
+                        continue;
+                    }
+                    press[c - from] = 1;
+                    (c - from, c - from + 1)
                 } else {
-                    let above = &values[(r - 1) % ring][c];
+                    let (lo, hi) = window[(r - 1) % ring][c];
+                    if lo >= hi {
+                        continue;
+                    }
+                    let above = &values[(r - 1) % ring][c][lo..hi];
                     lanes::scaled(&mut scaled, above, u64::from(self.step), k);
-                    press.copy_from_slice(&scaled);
-                }
-                for &(dr, dc, a) in &self.offsets {
+                    press[lo..hi].copy_from_slice(&scaled);
+                    (lo, hi)
+                };
+                for &(dr, dc, a) in &offsets {
                     let (rr, cc) = (r as isize + dr, c as isize + dc);
                     if rr < 0 || rr as usize >= rows || cc < 0 || cc as usize >= cols {
                         continue;
                     }
-                    let target = &mut values[rr as usize % ring][cc as usize];
+                    let (slot, cc) = (rr as usize % ring, cc as usize);
+                    let target = &mut values[slot][cc][lo..hi];
                     if a == 1 {
-                        lanes::add(target, &press, k);
+                        lanes::add(target, &press[lo..hi], k);
                     } else {
-                        lanes::scaled(&mut scaled, &press, u64::from(a), k);
+                        lanes::scaled(&mut scaled, &press[lo..hi], u64::from(a), k);
                         lanes::add(target, &scaled, k);
                     }
+                    let w = &mut window[slot][cc];
+                    *w = (w.0.min(lo), w.1.max(hi));
+                }
+                if r == 0 {
+                    press[c - from] = 0;
                 }
             }
             // Row r - 1 is cleared; its slot holds row r - 1 + ring from now on.
             if r >= 1 && r - 1 + ring < rows {
-                for form in &mut values[(r - 1) % ring] {
-                    form.fill(0);
+                let slot = (r - 1) % ring;
+                for (form, w) in values[slot].iter_mut().zip(&mut window[slot]) {
+                    if w.0 < w.1 {
+                        form[w.0..w.1].fill(0);
+                    }
+                    *w = (width, 0);
                 }
             }
         }
-        values[(rows - 1) % ring]
-            .iter()
-            .map(|form| form.iter().map(|&v| u64::from(v)).collect())
-            .collect()
+        values.swap_remove((rows - 1) % ring)
     }
 
     /// The last row's values when `d` is chased with no first-row presses:
@@ -177,62 +219,105 @@ impl Chase {
     pub(crate) fn last_values(&self, d: &[u64]) -> Vec<u64> {
         let (rows, cols) = self.dims();
         let k = u64::from(self.k);
-        let (value, _) = self.chase_scalar(d, &vec![0; cols]);
+        let (value, _) = self.chase_lanes(Some(d), &[vec![0; cols]]);
         value[(rows - 1) * cols..]
             .iter()
-            .map(|&v| (k - v) % k)
+            .map(|&v| (k - u64::from(v)) % k)
             .collect()
     }
 
     /// The presses, in grid order, that the first-row presses `first` give
     /// when chasing `d`.
     pub(crate) fn presses(&self, d: &[u64], first: &[u64]) -> Vec<u64> {
-        self.chase_scalar(d, first).1
+        let (_, presses) = self.chase_lanes(Some(d), &[first.to_vec()]);
+        presses.into_iter().map(u64::from).collect()
     }
 
-    /// Chases `d` with plain numbers from the first-row presses `first`:
-    /// every cell's value (what it has got minus what it needs, in chase
-    /// order) and every press (in grid order).
-    fn chase_scalar(&self, d: &[u64], first: &[u64]) -> (Vec<u64>, Vec<u64>) {
+    /// The press patterns of several first rows chased on a board that
+    /// needs nothing, all in one pass: one lane each.
+    pub(crate) fn patterns(&self, firsts: &[Vec<u64>]) -> Vec<Vec<u64>> {
+        let lanes = firsts.len();
+        if lanes == 0 {
+            return Vec::new();
+        }
+        if lanes > 1 {
+            // Half the lanes on each core.
+            let (a, b) = firsts.split_at(lanes / 2);
+            let (mut left, right) = rayon::join(|| self.patterns(a), || self.patterns(b));
+            left.extend(right);
+            return left;
+        }
+        let (_, presses) = self.chase_lanes(None, firsts);
+        (0..lanes)
+            .map(|g| {
+                presses
+                    .iter()
+                    .skip(g)
+                    .step_by(lanes)
+                    .map(|&v| u64::from(v))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Chases with plain numbers, `G = firsts.len()` chases side by side
+    /// (one byte lane each per cell): from the first-row presses `firsts[g]`
+    /// on the board `d` (none: a board that needs nothing). Returns every
+    /// cell's values (what it has got minus what it needs; chase order,
+    /// `G` per cell) and every press (grid order, `G` per cell).
+    fn chase_lanes(&self, d: Option<&[u64]>, firsts: &[Vec<u64>]) -> (Vec<u8>, Vec<u8>) {
         let (rows, cols) = self.dims();
+        let g = firsts.len();
         let k = self.k;
         let kk = u64::from(k);
         // times[a][p] = a · p mod k: no division in the loop.
         let times: Vec<Vec<u8>> = (0..kk)
             .map(|a| (0..kk).map(|p| (a * p % kk) as u8).collect())
             .collect();
-        let mut value: Vec<u8> = (0..rows * cols)
-            .map(|i| lanes::neg((d[self.index(i / cols, i % cols)] % kk) as u8, k))
-            .collect();
-        let mut out = vec![0u64; rows * cols];
+        let mut value = vec![0u8; rows * cols * g];
+        if let Some(d) = d {
+            for i in 0..rows * cols {
+                let need = lanes::neg((d[self.index(i / cols, i % cols)] % kk) as u8, k);
+                value[i * g..(i + 1) * g].fill(need);
+            }
+        }
+        let mut out = vec![0u8; rows * cols * g];
         let step = &times[usize::from(self.step)];
         let offsets: Vec<(isize, isize, &[u8])> = self
             .offsets
             .iter()
             .map(|&(dr, dc, a)| (dr, dc, times[usize::from(a)].as_slice()))
             .collect();
+        let mut p = vec![0u8; g];
         for r in 0..rows {
             for c in 0..cols {
-                let p = if r == 0 {
-                    (first[c] % kk) as u8
+                if r == 0 {
+                    for (lane, first) in p.iter_mut().zip(firsts) {
+                        *lane = (first[c] % kk) as u8;
+                    }
                 } else {
-                    step[usize::from(value[(r - 1) * cols + c])]
-                };
-                out[self.index(r, c)] = u64::from(p);
-                if p == 0 {
+                    let above = &value[((r - 1) * cols + c) * g..][..g];
+                    for (lane, &v) in p.iter_mut().zip(above) {
+                        *lane = step[usize::from(v)];
+                    }
+                }
+                let at = self.index(r, c) * g;
+                out[at..at + g].copy_from_slice(&p);
+                if p.iter().all(|&v| v == 0) {
                     continue;
                 }
                 for &(dr, dc, by) in &offsets {
                     let (rr, cc) = (r as isize + dr, c as isize + dc);
                     if rr >= 0 && (rr as usize) < rows && cc >= 0 && (cc as usize) < cols {
-                        let v = &mut value[rr as usize * cols + cc as usize];
-                        let t = *v + by[usize::from(p)];
-                        *v = t.min(t.wrapping_sub(k));
+                        let cell = (rr as usize * cols + cc as usize) * g;
+                        for (v, &lane) in value[cell..cell + g].iter_mut().zip(&p) {
+                            let t = *v + by[usize::from(lane)];
+                            *v = t.min(t.wrapping_sub(k));
+                        }
                     }
                 }
             }
         }
-        let value = value.into_iter().map(u64::from).collect();
         (value, out)
     }
 }
@@ -320,12 +405,8 @@ fn negated(stencil: &ColourStencil) -> ColourStencil {
 
 /// The kernel generators of a chase's system `m`, as whole press patterns.
 fn kernel_of(chase: &Chase, m: &[Vec<u64>], k: u64) -> Result<Vec<(Vec<u64>, u64)>> {
-    let (rows, cols) = chase.dims();
-    let zero = vec![0u64; rows * cols];
-    Ok(small_kernel(k, m)?
-        .into_iter()
-        .map(|(g, order)| (chase.presses(&zero, &g), order))
-        .collect())
+    let (firsts, orders): (Vec<Vec<u64>>, Vec<u64>) = small_kernel(k, m)?.into_iter().unzip();
+    Ok(chase.patterns(&firsts).into_iter().zip(orders).collect())
 }
 
 /// `m x = rhs` for the small system, over GF(k) or Z_k.

@@ -234,13 +234,19 @@ impl ColourProgram {
         let mut out: Vec<u64> = board.iter().map(|&v| v % k).collect();
         if let Some(s) = &self.inner.stencil {
             let (rows, cols) = (s.rows as isize, s.cols as isize);
-            for (i, &t) in presses.iter().enumerate().filter(|&(_, &t)| t % k != 0) {
+            for (i, &t) in presses.iter().enumerate() {
+                let t = t % k;
+                if t == 0 {
+                    continue;
+                }
                 let (r, c) = ((i / s.cols) as isize, (i % s.cols) as isize);
                 for &(dr, dc, a) in &s.offsets {
                     let (rr, cc) = (r + dr, c + dc);
                     if (0..rows).contains(&rr) && (0..cols).contains(&cc) {
                         let j = (rr * cols + cc) as usize;
-                        out[j] = (out[j] + mul(a, t % k, k)) % k;
+                        // Both below k: one subtraction reduces the sum.
+                        let v = out[j] + if a == 1 { t } else { mul(a, t, k) };
+                        out[j] = if v >= k { v - k } else { v };
                     }
                 }
             }
@@ -307,7 +313,8 @@ impl ColourProgram {
 
 /// `a · b mod k`, without overflow for any modulus up to 2^32.
 pub(crate) fn mul(a: u64, b: u64, k: u64) -> u64 {
-    ((u128::from(a) * u128::from(b)) % u128::from(k)) as u64
+    // Both below k ≤ 2^32: the product fits 64 bits.
+    (a % k) * (b % k) % k
 }
 
 /// Every press of `puzzle`, in rule order.

@@ -262,8 +262,50 @@ impl Eliminated {
 /// Lowers the press count of `x` by adding multiples of the quiet patterns
 /// while one lowers it: a local minimum, not proven the fewest.
 fn descend(mut x: Vec<u64>, kernel: &[(Vec<u64>, u64)], k: u64) -> Vec<u64> {
-    let cost = |x: &[u64]| x.iter().map(|&t| u128::from(t)).sum::<u128>();
-    let mut now = cost(&x);
+    if k > crate::zk::lanes::MAX_LANE_MODULUS {
+        return descend_wide(x, kernel, k);
+    }
+    // One residue a byte: each candidate is one vector pass and a byte sum.
+    let kb = k as u8;
+    let mut now: Vec<u8> = x.iter().map(|&v| v as u8).collect();
+    let moves: Vec<Vec<u8>> = kernel
+        .iter()
+        .flat_map(|(g, order)| {
+            let g: Vec<u8> = g.iter().map(|&v| v as u8).collect();
+            (1..*order).map(move |c| {
+                let mut out = Vec::new();
+                crate::zk::lanes::scaled(&mut out, &g, c, kb);
+                out
+            })
+        })
+        .collect();
+    let cost = |v: &[u8]| v.iter().map(|&b| u64::from(b)).sum::<u64>();
+    let mut best = cost(&now);
+    let mut candidate = now.clone();
+    loop {
+        let mut improved = false;
+        for m in &moves {
+            candidate.copy_from_slice(&now);
+            crate::zk::lanes::add(&mut candidate, m, kb);
+            let c = cost(&candidate);
+            if c < best {
+                std::mem::swap(&mut now, &mut candidate);
+                best = c;
+                improved = true;
+            }
+        }
+        if !improved {
+            for (xi, &v) in x.iter_mut().zip(&now) {
+                *xi = u64::from(v);
+            }
+            return x;
+        }
+    }
+}
+
+/// [`descend`] for a modulus past byte lanes.
+fn descend_wide(mut x: Vec<u64>, kernel: &[(Vec<u64>, u64)], k: u64) -> Vec<u64> {
+    let mut now = x.iter().map(|&t| u128::from(t)).sum::<u128>();
     loop {
         let mut improved = false;
         for (g, order) in kernel {
