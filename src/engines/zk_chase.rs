@@ -219,7 +219,7 @@ impl Chase {
     pub(crate) fn last_values(&self, d: &[u64]) -> Vec<u64> {
         let (rows, cols) = self.dims();
         let k = u64::from(self.k);
-        let (value, _) = self.chase_lanes(Some(d), &[vec![0; cols]]);
+        let (value, _) = self.chase_one(Some(d), &vec![0; cols]);
         value[(rows - 1) * cols..]
             .iter()
             .map(|&v| (k - u64::from(v)) % k)
@@ -229,96 +229,91 @@ impl Chase {
     /// The presses, in grid order, that the first-row presses `first` give
     /// when chasing `d`.
     pub(crate) fn presses(&self, d: &[u64], first: &[u64]) -> Vec<u64> {
-        let (_, presses) = self.chase_lanes(Some(d), &[first.to_vec()]);
+        let (_, presses) = self.chase_one(Some(d), first);
         presses.into_iter().map(u64::from).collect()
     }
 
     /// The press patterns of several first rows chased on a board that
-    /// needs nothing, all in one pass: one lane each.
+    /// needs nothing, on both cores.
     pub(crate) fn patterns(&self, firsts: &[Vec<u64>]) -> Vec<Vec<u64>> {
-        let lanes = firsts.len();
-        if lanes == 0 {
-            return Vec::new();
-        }
-        if lanes > 1 {
-            // Half the lanes on each core.
-            let (a, b) = firsts.split_at(lanes / 2);
-            let (mut left, right) = rayon::join(|| self.patterns(a), || self.patterns(b));
-            left.extend(right);
-            return left;
-        }
-        let (_, presses) = self.chase_lanes(None, firsts);
-        (0..lanes)
-            .map(|g| {
-                presses
-                    .iter()
-                    .skip(g)
-                    .step_by(lanes)
-                    .map(|&v| u64::from(v))
-                    .collect()
+        use rayon::prelude::*;
+        firsts
+            .par_iter()
+            .map(|first| {
+                let (_, presses) = self.chase_one(None, first);
+                presses.into_iter().map(u64::from).collect()
             })
             .collect()
     }
 
-    /// Chases with plain numbers, `G = firsts.len()` chases side by side
-    /// (one byte lane each per cell): from the first-row presses `firsts[g]`
-    /// on the board `d` (none: a board that needs nothing). Returns every
-    /// cell's values (what it has got minus what it needs; chase order,
-    /// `G` per cell) and every press (grid order, `G` per cell).
-    fn chase_lanes(&self, d: Option<&[u64]>, firsts: &[Vec<u64>]) -> (Vec<u8>, Vec<u8>) {
+    /// Chases with plain numbers from the first-row presses `first` on the
+    /// board `d` (none: a board that needs nothing). Returns every cell's
+    /// value (what it has got minus what it needs, in chase order) and
+    /// every press (in grid order).
+    fn chase_one(&self, d: Option<&[u64]>, first: &[u64]) -> (Vec<u8>, Vec<u8>) {
         let (rows, cols) = self.dims();
-        let g = firsts.len();
         let k = self.k;
         let kk = u64::from(k);
         // times[a][p] = a · p mod k: no division in the loop.
         let times: Vec<Vec<u8>> = (0..kk)
             .map(|a| (0..kk).map(|p| (a * p % kk) as u8).collect())
             .collect();
-        let mut value = vec![0u8; rows * cols * g];
+        let mut value = vec![0u8; rows * cols];
         if let Some(d) = d {
-            for i in 0..rows * cols {
-                let need = lanes::neg((d[self.index(i / cols, i % cols)] % kk) as u8, k);
-                value[i * g..(i + 1) * g].fill(need);
+            for (i, v) in value.iter_mut().enumerate() {
+                *v = lanes::neg((d[self.index(i / cols, i % cols)] % kk) as u8, k);
             }
         }
-        let mut out = vec![0u8; rows * cols * g];
+        let mut press = vec![0u8; rows * cols];
         let step = &times[usize::from(self.step)];
-        let offsets: Vec<(isize, isize, &[u8])> = self
+        let offsets: Vec<(isize, isize, isize, &[u8])> = self
             .offsets
             .iter()
-            .map(|&(dr, dc, a)| (dr, dc, times[usize::from(a)].as_slice()))
+            .map(|&(dr, dc, a)| (dr, dc, dr * cols as isize + dc, times[usize::from(a)].as_slice()))
             .collect();
-        let mut p = vec![0u8; g];
+        // Cells whose every offset lands on the board take no bounds checks.
+        let ahead = self.reach;
+        let side = offsets.iter().map(|o| o.1.unsigned_abs()).max().unwrap_or(0);
         for r in 0..rows {
+            let inner_row = r >= 1 && r + ahead < rows;
             for c in 0..cols {
-                if r == 0 {
-                    for (lane, first) in p.iter_mut().zip(firsts) {
-                        *lane = (first[c] % kk) as u8;
-                    }
+                let at = r * cols + c;
+                let p = if r == 0 {
+                    (first[c] % kk) as u8
                 } else {
-                    let above = &value[((r - 1) * cols + c) * g..][..g];
-                    for (lane, &v) in p.iter_mut().zip(above) {
-                        *lane = step[usize::from(v)];
-                    }
-                }
-                let at = self.index(r, c) * g;
-                out[at..at + g].copy_from_slice(&p);
-                if p.iter().all(|&v| v == 0) {
+                    step[usize::from(value[at - cols])]
+                };
+                press[at] = p;
+                if p == 0 {
                     continue;
                 }
-                for &(dr, dc, by) in &offsets {
+                let p = usize::from(p);
+                if inner_row && c >= side && c + side < cols {
+                    for &(_, _, delta, by) in &offsets {
+                        let v = &mut value[(at as isize + delta) as usize];
+                        let t = *v + by[p];
+                        *v = t.min(t.wrapping_sub(k));
+                    }
+                    continue;
+                }
+                for &(dr, dc, _, by) in &offsets {
                     let (rr, cc) = (r as isize + dr, c as isize + dc);
                     if rr >= 0 && (rr as usize) < rows && cc >= 0 && (cc as usize) < cols {
-                        let cell = (rr as usize * cols + cc as usize) * g;
-                        for (v, &lane) in value[cell..cell + g].iter_mut().zip(&p) {
-                            let t = *v + by[usize::from(lane)];
-                            *v = t.min(t.wrapping_sub(k));
-                        }
+                        let v = &mut value[rr as usize * cols + cc as usize];
+                        let t = *v + by[p];
+                        *v = t.min(t.wrapping_sub(k));
                     }
                 }
             }
         }
-        (value, out)
+        if !self.transposed {
+            return (value, press);
+        }
+        let mut grid = vec![0u8; rows * cols];
+        for (i, &p) in press.iter().enumerate() {
+            grid[self.index(i / cols, i % cols)] = p;
+        }
+        (value, grid)
     }
 }
 

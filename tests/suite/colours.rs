@@ -523,3 +523,25 @@ fn bad_boards_on_the_command_line_are_located() {
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("warning"));
 }
+
+#[test]
+fn alien_tiles_has_4096_quiet_press_counts_on_7x7_mod_4() {
+    let out = pegflip(&["analyze", "alien-tiles", "--json"], b"");
+    assert_exit(&out, 0);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["modulus"], 4);
+    assert_eq!(v["rank"], serde_json::Value::Null);
+    assert_eq!(v["quiet_count"], "4096");
+    assert_eq!(v["solvable_states"], (1u128 << 86).to_string());
+    // The same rule on boards small enough for brute force.
+    for (rows, cols) in [(2, 3), (3, 3)] {
+        let puzzle = grid(
+            rows,
+            cols,
+            4,
+            "toggle = \"row-and-column\"",
+            "target = \"all-same\"",
+        );
+        against_brute_force(&puzzle);
+    }
+}

@@ -315,10 +315,10 @@ pub fn check(puzzle: &Puzzle, file: &str, json_out: bool) -> anyhow::Result<u8> 
         return Ok(crate::OK);
     }
     writeln!(out, "{file}: ok")?;
-    writeln!(out, "name:    {}", puzzle.name)?;
+    writeln!(out, "name:   {}", puzzle.name)?;
     writeln!(
         out,
-        "cells:   {} ({})",
+        "cells:  {} ({})",
         board.cells(),
         crate::check::describe_board(board)
     )?;
@@ -330,17 +330,17 @@ pub fn check(puzzle: &Puzzle, file: &str, json_out: bool) -> anyhow::Result<u8> 
         .collect();
     writeln!(
         out,
-        "colours: {} ({}), a press adds modulo {}",
+        "states: {} colours ({}), a press adds modulo {}",
         states.len(),
         states.join(" "),
         states.len()
     )?;
-    writeln!(out, "moves:   {} toggles", program.move_count())?;
-    writeln!(out, "goal:    {} target(s)", targets.len())?;
-    writeln!(out, "linear:  yes, modulo {}", program.modulus())?;
-    writeln!(out, "solver:  {summary}")?;
+    writeln!(out, "moves:  {} toggles", program.move_count())?;
+    writeln!(out, "goal:   {} target(s)", targets.len())?;
+    writeln!(out, "linear: yes, modulo {}", program.modulus())?;
+    writeln!(out, "solver: {summary}")?;
     if let Some(start) = start {
-        writeln!(out, "start:   {start}")?;
+        writeln!(out, "start:  {start}")?;
     }
     Ok(crate::OK)
 }
