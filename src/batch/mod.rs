@@ -1,9 +1,12 @@
 //! Judge-format batch input to judge-format output: many cases, one answer each, in the puzzle's `[batch]` format.
 
 mod cases;
+mod colours;
 mod write;
 
 use std::io::{Read, Write};
+
+pub use colours::batch_colours;
 
 use crate::bits::Bits;
 use crate::error::{Diagnostic, Error, Result};

@@ -269,11 +269,22 @@ impl Chase {
         let offsets: Vec<(isize, isize, isize, &[u8])> = self
             .offsets
             .iter()
-            .map(|&(dr, dc, a)| (dr, dc, dr * cols as isize + dc, times[usize::from(a)].as_slice()))
+            .map(|&(dr, dc, a)| {
+                (
+                    dr,
+                    dc,
+                    dr * cols as isize + dc,
+                    times[usize::from(a)].as_slice(),
+                )
+            })
             .collect();
         // Cells whose every offset lands on the board take no bounds checks.
         let ahead = self.reach;
-        let side = offsets.iter().map(|o| o.1.unsigned_abs()).max().unwrap_or(0);
+        let side = offsets
+            .iter()
+            .map(|o| o.1.unsigned_abs())
+            .max()
+            .unwrap_or(0);
         for r in 0..rows {
             let inner_row = r >= 1 && r + ahead < rows;
             for c in 0..cols {

@@ -90,7 +90,7 @@ impl Method {
             Method::PegOrbits => "states",
             Method::Dataflow => "states",
             Method::CosetDraw | Method::BackwardPlay => "generate",
-            Method::ChaseZk | Method::DenseZk => "solve, analyze, states",
+            Method::ChaseZk | Method::DenseZk => "solve, batch, analyze, states",
         }
     }
 

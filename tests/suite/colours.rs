@@ -545,3 +545,45 @@ fn alien_tiles_has_4096_quiet_press_counts_on_7x7_mod_4() {
         against_brute_force(&puzzle);
     }
 }
+
+#[test]
+fn batch_answers_each_board_as_solve_does_and_refuses_other_formats() {
+    let mut rng = crate::common::fuzz::Rng(5);
+    let mut input = String::new();
+    let mut expected = String::new();
+    for _ in 0..30 {
+        let rows: Vec<String> = (0..5)
+            .map(|_| (0..5).map(|_| ['-', 'r', 'g'][rng.below(3)]).collect())
+            .collect();
+        input.push_str(&rows.join("\n"));
+        input.push('\n');
+        let out = pegflip(&["solve", "lights-out-2000", &rows.join("/")], b"");
+        let first = String::from_utf8(out.stdout).unwrap();
+        expected.push_str(first.lines().next().unwrap());
+        expected.push('\n');
+    }
+    let out = pegflip(&["batch", "lights-out-2000"], input.as_bytes());
+    assert_exit(&out, 0);
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
+    // A count first, when the puzzle says so; a wrong count is located.
+    let counted = format!("30\n{input}");
+    let out = pegflip(
+        &["batch", "lights-out-2000", "--set", "batch.header=count"],
+        counted.as_bytes(),
+    );
+    assert_exit(&out, 0);
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
+    let out = pegflip(
+        &["batch", "lights-out-2000", "--set", "batch.header=count"],
+        format!("31\n{input}").as_bytes(),
+    );
+    assert_exit(&out, 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("expected 31 boards, found 30"));
+    // Formats beyond the plain one are refused by name.
+    let out = pegflip(
+        &["batch", "lights-out-2000", "--set", "batch.answer=presses"],
+        input.as_bytes(),
+    );
+    assert_exit(&out, 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("plain format"));
+}

@@ -38,6 +38,9 @@ pub struct Args {
 
 pub fn run(args: &Args) -> anyhow::Result<u8> {
     let puzzle = args.puzzle.load()?;
+    if puzzle.colours() > 2 {
+        return crate::colours::batch(&puzzle, args.input.as_deref(), args.json, args.explain);
+    }
     let program = puzzle.compile()?;
     let (input, name) = crate::open_input(args.input.as_deref())?;
     let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());

@@ -344,3 +344,37 @@ pub fn check(puzzle: &Puzzle, file: &str, json_out: bool) -> anyhow::Result<u8> 
     }
     Ok(crate::OK)
 }
+
+/// `batch` on a puzzle of k colours: the plain format, one answer line a board.
+pub fn batch(
+    puzzle: &Puzzle,
+    input: Option<&str>,
+    json_out: bool,
+    explain: bool,
+) -> anyhow::Result<u8> {
+    let program = ColourProgram::compile(puzzle, &puzzle.limits)?;
+    let plan = pegflip::plan::colour_plan(&program, &puzzle.limits)?;
+    if explain {
+        crate::common::explain(&plan.erase());
+    }
+    let (bytes, name) = crate::read_input(input)?;
+    let text = String::from_utf8_lossy(&bytes);
+    let mut answers = Vec::new();
+    let warnings =
+        pegflip::batch::batch_colours(&program, &text, &name, &puzzle.limits, &mut answers)?;
+    let mut out = std::io::stdout().lock();
+    if json_out {
+        let lines: Vec<&str> = std::str::from_utf8(&answers)?.lines().collect();
+        let warnings: Vec<_> = warnings
+            .iter()
+            .map(|w| json!({ "file": w.file, "line": w.line, "col": w.col, "message": w.message }))
+            .collect();
+        let v = json!({ "answers": lines, "warnings": warnings });
+        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+    } else {
+        crate::warn(&warnings);
+        out.write_all(&answers)?;
+    }
+    out.flush()?;
+    Ok(crate::OK)
+}
