@@ -289,10 +289,9 @@ impl Chase {
             let inner_row = r >= 1 && r + ahead < rows;
             for c in 0..cols {
                 let at = r * cols + c;
-                let p = if r == 0 {
-                    (first[c] % kk) as u8
-                } else {
-                    step[usize::from(value[at - cols])]
+                let p = match r {
+                    0 => (first.get(c).map_or(0, |&f| f % kk)) as u8,
+                    _ => step[usize::from(value[at - cols])],
                 };
                 press[at] = p;
                 if p == 0 {
