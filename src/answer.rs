@@ -167,15 +167,13 @@ pub(crate) fn chain_step(program: &Program, jumps: Vec<Step>) -> Step {
 }
 
 impl Answer {
-    /// The answer for `outcome` from `start`.
-    pub fn new(program: &Program, start: &Bits, outcome: &Outcome) -> Answer {
-        let puzzle = program.puzzle();
-        let coord = |c: usize| puzzle.board.coord(crate::CellId(c));
-        let mut answer = Answer {
+    /// An answer with only its puzzle, start and verdict; the rest absent.
+    fn bare(puzzle: &str, start: String, solvable: bool) -> Answer {
+        Answer {
+            puzzle: puzzle.to_string(),
+            start,
             modulus: None,
-            puzzle: puzzle.name.clone(),
-            start: puzzle.board_text(start),
-            solvable: matches!(outcome, Outcome::Solved(_)),
+            solvable,
             metric: None,
             length: None,
             optimal: None,
@@ -185,7 +183,18 @@ impl Answer {
             proof: None,
             levels: None,
             certificate: None,
-        };
+        }
+    }
+
+    /// The answer for `outcome` from `start`.
+    pub fn new(program: &Program, start: &Bits, outcome: &Outcome) -> Answer {
+        let puzzle = program.puzzle();
+        let coord = |c: usize| puzzle.board.coord(crate::CellId(c));
+        let mut answer = Answer::bare(
+            &puzzle.name,
+            puzzle.board_text(start),
+            matches!(outcome, Outcome::Solved(_)),
+        );
         match outcome {
             Outcome::Solved(solution) => {
                 let small =
@@ -455,21 +464,12 @@ impl Answer {
     pub fn from_colours(program: &ColourProgram, start: &[u64], outcome: &ColourOutcome) -> Answer {
         let puzzle = program.puzzle();
         let board = &puzzle.board;
-        let mut answer = Answer {
-            puzzle: puzzle.name.clone(),
-            start: program.board_text(start),
-            modulus: Some(program.modulus()),
-            solvable: matches!(outcome, ColourOutcome::Solved(_)),
-            metric: None,
-            length: None,
-            optimal: None,
-            moves: None,
-            final_board: None,
-            pieces: None,
-            proof: None,
-            levels: None,
-            certificate: None,
-        };
+        let mut answer = Answer::bare(
+            &puzzle.name,
+            program.board_text(start),
+            matches!(outcome, ColourOutcome::Solved(_)),
+        );
+        answer.modulus = Some(program.modulus());
         match outcome {
             ColourOutcome::Solved(s) => {
                 answer.length = Some(s.length() as usize);

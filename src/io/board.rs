@@ -261,13 +261,14 @@ pub(crate) fn read_colours_slashed(
     file: &str,
     source: &str,
 ) -> Result<ReadColours> {
-    let mut start = offset;
-    let rows = text.split('/').map(|row| {
-        let at = start;
-        start += row.len() + 1;
-        (at, row)
-    });
-    read_colour_rows(rows, offset + text.len(), board, symbols, file, source)
+    read_colour_rows(
+        slashed_rows(text, offset),
+        offset + text.len(),
+        board,
+        symbols,
+        file,
+        source,
+    )
 }
 
 /// Writes a board of k colours as text, rows joined by `sep`.
@@ -299,13 +300,25 @@ pub(crate) fn read_slashed(
     file: &str,
     source: &str,
 ) -> Result<ReadBoard> {
+    read_rows(
+        slashed_rows(text, offset),
+        offset + text.len(),
+        board,
+        symbols,
+        file,
+        source,
+    )
+}
+
+/// The rows of board text joined by `/`, each with its byte offset in the
+/// source (`text` starting at `offset`).
+fn slashed_rows(text: &str, offset: usize) -> impl Iterator<Item = (usize, &str)> {
     let mut start = offset;
-    let rows = text.split('/').map(|row| {
+    text.split('/').map(move |row| {
         let at = start;
         start += row.len() + 1;
         (at, row)
-    });
-    read_rows(rows, offset + text.len(), board, symbols, file, source)
+    })
 }
 
 /// Reads board text with one row per whitespace-separated token (as on

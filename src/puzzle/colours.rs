@@ -3,7 +3,7 @@
 use toml::Spanned;
 
 use super::{GoalRule, Puzzle, Src};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::io::board::{
     ReadColours, read_colour_rows, read_colours_slashed, tokens, write_colours,
 };
@@ -105,13 +105,7 @@ impl Puzzle {
             src.file,
             src.text,
         )?;
-        if let Some(w) = read.warnings.into_iter().next() {
-            return Err(Error::Input(Box::new(crate::Diagnostic {
-                severity: crate::error::Severity::Error,
-                message: w.message.replace("dropped", "found"),
-                ..w
-            })));
-        }
+        super::words::refuse_warnings(read.warnings)?;
         Ok(read.digits)
     }
 

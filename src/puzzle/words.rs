@@ -80,13 +80,20 @@ impl Puzzle {
             src.file,
             src.text,
         )?;
-        if let Some(w) = read.warnings.into_iter().next() {
-            return Err(Error::Input(Box::new(crate::Diagnostic {
-                severity: crate::error::Severity::Error,
-                message: w.message.replace("dropped", "found"),
-                ..w
-            })));
-        }
+        refuse_warnings(read.warnings)?;
         Ok(read.state)
+    }
+}
+
+/// In a puzzle file nothing is dropped: the first warning of a board
+/// read there (surplus cells past a row's end) is an error.
+pub(super) fn refuse_warnings(warnings: Vec<crate::Diagnostic>) -> Result<()> {
+    match warnings.into_iter().next() {
+        Some(w) => Err(Error::Input(Box::new(crate::Diagnostic {
+            severity: crate::error::Severity::Error,
+            message: w.message.replace("dropped", "found"),
+            ..w
+        }))),
+        None => Ok(()),
     }
 }
