@@ -1,15 +1,18 @@
-//! Light chasing modulo k: a grid stencil's presses row by row as affine forms in the first row's, then one small system.
+//! Light chasing modulo k: a grid stencil's presses row by row as forms in the first row's, then one small system.
 //!
 //! Chasing down the board, the one press that still reaches cell `(r, c)`
 //! is `(r + 1, c)`, with an amount `a` that is a unit mod k; so
-//! `press(r + 1, c) = −a⁻¹ · value(r, c)` clears the cell. Each press is an
-//! affine form in the `C` unknown presses of the first row (`C + 1`
-//! residues, one byte each, added a row at a time by [`crate::zk::lanes`]); the
-//! last row's `C` values give `C` equations in the `C` unknowns, solved by
-//! [`crate::zk::field`] for a prime k and [`crate::zk::System`] otherwise. The
-//! presses then follow by chasing again with plain numbers. Quiet patterns
-//! come from the kernel of that system the same way, and certificates from
-//! the kernel of the negated stencil (the transposed matrix).
+//! `press(r + 1, c) = −a⁻¹ · value(r, c)` clears the cell. With the board
+//! needing nothing, each press is a linear form in the `C` unknown presses
+//! of the first row (`C` residues, one byte each, added a row at a time by
+//! [`crate::zk::lanes`], the unknowns split between the cores): the last
+//! row's forms are the matrix `m` of the small system, the same for every
+//! board, computed once. A board's own part is a chase with plain numbers
+//! and no first-row presses; `m x = −(its last row)` is solved by
+//! [`crate::zk::field`] for a prime k and [`crate::zk::System`] otherwise,
+//! and the presses follow by chasing again from `x`. Quiet patterns come
+//! from the kernel of `m` the same way, and certificates from the kernel
+//! of the negated stencil (the transposed matrix).
 
 use crate::error::{Error, Result};
 use crate::program::colours::ColourStencil;
