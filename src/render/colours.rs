@@ -147,6 +147,7 @@ pub fn palette(k: u64) -> Vec<String> {
 /// Boards past `svg-cells` or answers past `svg-panels` are drawn as their
 /// start and end only.
 pub fn colour_svg(program: &ColourProgram, start: &[u64], outcome: &ColourOutcome) -> String {
+    use super::svg::{Sheet, escape};
     use super::{CELL, SVG_CELLS, SVG_PANELS, layout};
     let board = program.board();
     let colours = palette(program.modulus());
@@ -182,27 +183,11 @@ pub fn colour_svg(program: &ColourProgram, start: &[u64], outcome: &ColourOutcom
         }
     }
     let (spots, bw, bh) = layout(board);
-    let caption_w = panels
-        .iter()
-        .map(|p| p.0.chars().count() * 7)
-        .max()
-        .unwrap_or(0);
-    let panel_w = bw.max(caption_w).max(120) + 24;
-    let panel_h = bh + 44;
-    let per_row = (1200 / panel_w).clamp(1, 8).min(panels.len());
-    let rows = panels.len().div_ceil(per_row);
-    let (width, height) = (per_row * panel_w, rows * panel_h);
-    let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
-         viewBox=\"0 0 {width} {height}\" font-family=\"sans-serif\" font-size=\"12\">\n\
-         <rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
-    );
+    let sheet = Sheet::new(bw, bh, panels.iter().map(|p| p.0.as_str()));
+    let mut out = sheet.header();
     for (p, (caption, digits, pressed, weights)) in panels.iter().enumerate() {
-        let (x0, y0) = ((p % per_row) * panel_w + 12, (p / per_row) * panel_h + 24);
-        let caption = caption
-            .replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;");
+        let (x0, y0) = sheet.corner(p);
+        let caption = escape(caption);
         out.push_str(&format!(
             "<text x=\"{x0}\" y=\"{}\">{caption}</text>\n",
             y0 - 8

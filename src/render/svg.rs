@@ -63,28 +63,14 @@ pub fn svg(program: &Program, start: &Bits, outcome: &Outcome) -> crate::Result<
     }
     let pegs = program.moves().iter().any(|m| m.kind == MoveKind::Jump);
     let (spots, bw, bh) = layout(board);
-    // Wide enough for the board and the longest caption (about 7 px a character).
-    let caption_w = panels
-        .iter()
-        .map(|p| p.0.chars().count() * 7)
-        .max()
-        .unwrap_or(0);
-    let panel_w = bw.max(caption_w).max(120) + 24;
-    let panel_h = bh + 44;
-    let per_row = (1200 / panel_w).clamp(1, 8).min(panels.len());
-    let rows = panels.len().div_ceil(per_row);
-    let (width, height) = (per_row * panel_w, rows * panel_h);
-    let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
-         viewBox=\"0 0 {width} {height}\" font-family=\"sans-serif\" font-size=\"12\">\n\
-         <rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
-    );
+    let sheet = Sheet::new(bw, bh, panels.iter().map(|p| p.0.as_str()));
+    let mut out = sheet.header();
     let centre = |cell: crate::CellId, x0: usize, y0: usize| {
         let (x, y) = spots[cell.0];
         (x0 + x, y0 + y)
     };
     for (k, (caption, state, mv, marked)) in panels.iter().enumerate() {
-        let (x0, y0) = ((k % per_row) * panel_w + 12, (k / per_row) * panel_h + 24);
+        let (x0, y0) = sheet.corner(k);
         out.push_str(&format!(
             "<text x=\"{x0}\" y=\"{}\">{}</text>\n",
             y0 - 8,
@@ -228,7 +214,55 @@ pub fn layout(board: &crate::Board) -> (Vec<(usize, usize)>, usize, usize) {
     (spots, width, height)
 }
 
-fn escape(text: &str) -> String {
+/// Panels of one board each, side by side in rows, as one SVG picture.
+pub(crate) struct Sheet {
+    panel_w: usize,
+    panel_h: usize,
+    per_row: usize,
+    rows: usize,
+}
+
+impl Sheet {
+    /// The sheet for a board `bw` x `bh` pixels and one panel per caption:
+    /// each panel wide enough for the board and its caption (about 7 px a
+    /// character), at most 1,200 px and 8 panels a row.
+    pub(crate) fn new<'a>(bw: usize, bh: usize, captions: impl Iterator<Item = &'a str>) -> Sheet {
+        let (mut count, mut caption_w) = (0, 0);
+        for caption in captions {
+            count += 1;
+            caption_w = caption_w.max(caption.chars().count() * 7);
+        }
+        let panel_w = bw.max(caption_w).max(120) + 24;
+        let per_row = (1200 / panel_w).clamp(1, 8).min(count.max(1));
+        Sheet {
+            panel_w,
+            panel_h: bh + 44,
+            per_row,
+            rows: count.div_ceil(per_row),
+        }
+    }
+
+    /// The opening of the SVG document, white background included.
+    pub(crate) fn header(&self) -> String {
+        let (width, height) = (self.per_row * self.panel_w, self.rows * self.panel_h);
+        format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
+             viewBox=\"0 0 {width} {height}\" font-family=\"sans-serif\" font-size=\"12\">\n\
+             <rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
+        )
+    }
+
+    /// Where panel `k`'s board starts, its caption 8 px above.
+    pub(crate) fn corner(&self, k: usize) -> (usize, usize) {
+        (
+            (k % self.per_row) * self.panel_w + 12,
+            (k / self.per_row) * self.panel_h + 24,
+        )
+    }
+}
+
+/// Text made safe inside SVG.
+pub(crate) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
