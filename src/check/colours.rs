@@ -66,10 +66,12 @@ pub fn check_colour_outcome(
                         most: k - 1,
                     });
                 }
-                let slot = counts.get_mut(index).ok_or(CheckError::NoSuchMove {
-                    step: step + 1,
-                    reason: format!("there is no press {index}"),
-                })?;
+                let slot = counts
+                    .get_mut(index)
+                    .ok_or_else(|| CheckError::NoSuchMove {
+                        step: step + 1,
+                        reason: format!("there is no press {index}"),
+                    })?;
                 *slot = (*slot + times) % k;
             }
             let end = program.apply(start, &counts);
@@ -145,11 +147,14 @@ pub fn verify_colours(program: &ColourProgram, answer: &Answer) -> Result<String
             }
             let mut weights = vec![0u64; program.cells()];
             for (&[r, c], &w) in entry.cells.iter().zip(&weights_given) {
-                let cell = puzzle.board.cell_at(r, c).ok_or(CheckError::NotACell {
-                    what: what.clone(),
-                    row: r,
-                    col: c,
-                })?;
+                let cell = puzzle
+                    .board
+                    .cell_at(r, c)
+                    .ok_or_else(|| CheckError::NotACell {
+                        what: what.clone(),
+                        row: r,
+                        col: c,
+                    })?;
                 weights[cell.0] = w;
             }
             check_colour_certificate(program, &start, &ColourCertificate { target: t, weights })?;

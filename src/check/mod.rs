@@ -596,11 +596,14 @@ impl<'p> Replay<'p> {
             .cells
             .iter()
             .map(|&[r, c]| {
-                puzzle.board.cell_at(r, c).ok_or(CheckError::NotACell {
-                    what: what.clone(),
-                    row: r,
-                    col: c,
-                })
+                puzzle
+                    .board
+                    .cell_at(r, c)
+                    .ok_or_else(|| CheckError::NotACell {
+                        what: what.clone(),
+                        row: r,
+                        col: c,
+                    })
             })
             .collect::<Result<Vec<_>, _>>()?;
         let found = [MoveKind::Toggle, MoveKind::Jump]
@@ -748,11 +751,14 @@ fn verify_certificates(
         let what = format!("certificate for {target_text}");
         let mut cells = Bits::zeros(program.cells());
         for &[r, c] in &entry.cells {
-            let cell = puzzle.board.cell_at(r, c).ok_or(CheckError::NotACell {
-                what: what.clone(),
-                row: r,
-                col: c,
-            })?;
+            let cell = puzzle
+                .board
+                .cell_at(r, c)
+                .ok_or_else(|| CheckError::NotACell {
+                    what: what.clone(),
+                    row: r,
+                    col: c,
+                })?;
             cells.set(cell.0, true);
         }
         let certificate = Certificate {

@@ -2,17 +2,19 @@
 //!
 //! Chasing down the board, the one press that still reaches cell `(r, c)`
 //! is `(r + 1, c)`, with an amount `a` that is a unit mod k; so
-//! `press(r + 1, c) = −a⁻¹ · value(r, c)` clears the cell. With the board
+//! `press(r + 1, c) = −a⁻¹ · value(r, c)` clears the cell, `value(r, c)`
+//! being what the presses on or above row `r` add to it. With the board
 //! needing nothing, each press is a linear form in the `C` unknown presses
-//! of the first row (`C` residues, one byte each, added a row at a time by
-//! [`crate::zk::lanes`], the unknowns split between the cores): the last
-//! row's forms are the matrix `m` of the small system, the same for every
-//! board, computed once. A board's own part is a chase with plain numbers
-//! and no first-row presses; `m x = −(its last row)` is solved by
-//! [`crate::zk::field`] for a prime k and [`crate::zk::System`] otherwise,
-//! and the presses follow by chasing again from `x`. Quiet patterns come
-//! from the kernel of `m` the same way, and certificates from the kernel
-//! of the negated stencil (the transposed matrix).
+//! of the first row (`C` residues, one byte each), gathered from the forms
+//! of the rows above by [`crate::zk::lanes::gather`], the unknowns split
+//! between the cores: the last row's forms are the matrix `m` of the small
+//! system, the same for every board, computed once. A board's own part is
+//! a chase with plain numbers, a row at a time, and no first-row presses;
+//! `m x = −(its last row)` is solved by [`crate::zk::field`] for a prime k
+//! and [`crate::zk::System`] otherwise, and the presses follow by chasing
+//! again from `x`. Quiet patterns come from the kernel of `m` the same
+//! way, and certificates from the kernel of the negated stencil (the
+//! transposed matrix).
 
 use crate::error::{Error, Result};
 use crate::program::colours::ColourStencil;
@@ -131,102 +133,120 @@ impl Chase {
     /// last row's values when the first row is pressed `x` times. The same
     /// for every board; a board's own part is [`Chase::last_values`].
     pub(crate) fn response(&self) -> Vec<Vec<u64>> {
+        use rayon::prelude::*;
         let (_, cols) = self.dims();
-        // Each unknown's coefficients chase on their own: half on each core.
-        let half = cols / 2;
-        let (left, right) = rayon::join(
-            || self.response_part(0, half),
-            || self.response_part(half, cols),
-        );
-        left.into_iter()
-            .zip(right)
-            .map(|(l, r)| l.into_iter().chain(r).map(u64::from).collect())
+        // Each unknown's coefficients chase on their own: a part of the
+        // unknowns for each core.
+        let parts = rayon::current_num_threads().clamp(1, cols.max(1));
+        let size = cols.div_ceil(parts);
+        let forms: Vec<Vec<Vec<u8>>> = (0..cols.div_ceil(size.max(1)))
+            .into_par_iter()
+            .map(|i| self.response_part(i * size, ((i + 1) * size).min(cols)))
+            .collect();
+        (0..cols)
+            .map(|c| {
+                forms
+                    .iter()
+                    .flat_map(|part| part[c].iter().map(|&v| u64::from(v)))
+                    .collect()
+            })
             .collect()
     }
 
     /// The last row's forms restricted to the coefficients of the
-    /// first-row presses `from..to`.
+    /// first-row presses `from..to`. Each press below the first row is
+    /// `step` times the sum of what reaches the cell above it, so its form
+    /// is gathered from the press forms of the rows above in one pass.
     fn response_part(&self, from: usize, to: usize) -> Vec<Vec<u8>> {
         let (rows, cols) = self.dims();
         let k = self.k;
-        let width = to - from;
-        // values[r % ring][c]: the form of cell (r, c)'s value, zero outside
-        // its window [lo, hi): a form of row r reaches only the first-row
-        // presses a few columns a row away, so early rows add short slices.
+        // Forms are whole blocks of the gather long, so it never meets a tail.
+        let width = (to - from).next_multiple_of(lanes::BLOCK);
+        let block = |(lo, hi): (usize, usize)| {
+            (
+                lo / lanes::BLOCK * lanes::BLOCK,
+                hi.next_multiple_of(lanes::BLOCK),
+            )
+        };
+        // forms[r % ring][c]: the form of press (r, c), zero outside its
+        // window [lo, hi) (whole blocks): a form of row r reaches only the
+        // first-row presses a few columns a row away, so early rows are
+        // short slices.
         let ring = self.reach + 2;
-        let mut values: Vec<Vec<Vec<u8>>> = vec![vec![vec![0u8; width]; cols]; ring];
+        let mut forms: Vec<Vec<Vec<u8>>> = vec![vec![vec![0u8; width]; cols]; ring];
         let mut window: Vec<Vec<(usize, usize)>> = vec![vec![(width, 0); cols]; ring];
-        let mut press = vec![0u8; width];
-        let mut scaled = Vec::new();
-        // The press below a cell clears it, and that row is not read again: skip it.
-        let offsets: Vec<(isize, isize, u8)> = self
+        for c in from..to {
+            forms[0][c][c - from] = 1;
+            window[0][c] = block((c - from, c - from + 1));
+        }
+        // What reaches cell (r, c) from presses on or above its row.
+        let offsets: Vec<(usize, isize, u8)> = self
             .offsets
             .iter()
-            .copied()
-            .filter(|&(dr, dc, _)| (dr, dc) != (-1, 0))
+            .filter(|&&(dr, dc, _)| (dr, dc) != (-1, 0))
+            .map(|&(dr, dc, a)| (dr as usize, dc, a))
             .collect();
+        let mut last = vec![vec![0u8; width]; cols];
+        let mut srcs: Vec<(usize, usize, u8)> = Vec::with_capacity(offsets.len());
         for r in 0..rows {
-            for c in 0..cols {
-                let (lo, hi) = if r == 0 {
-                    if !(from..to).contains(&c) {
-                        continue;
-                    }
-                    press[c - from] = 1;
-                    (c - from, c - from + 1)
-                } else {
-                    let (lo, hi) = window[(r - 1) % ring][c];
-                    if lo >= hi {
-                        continue;
-                    }
-                    let above = &values[(r - 1) % ring][c][lo..hi];
-                    lanes::scaled(&mut scaled, above, u64::from(self.step), k);
-                    press[lo..hi].copy_from_slice(&scaled);
-                    (lo, hi)
-                };
+            // Row r + 1's presses clear row r; the last row's values are m.
+            let is_last = r + 1 == rows;
+            let slot = (r + 1) % ring;
+            let mut target = if is_last {
+                std::mem::take(&mut last)
+            } else {
+                std::mem::take(&mut forms[slot])
+            };
+            let factor = if is_last { 1 } else { self.step };
+            let mut inputs: Vec<(&[u8], u8)> = Vec::with_capacity(offsets.len());
+            for (c, form) in target.iter_mut().enumerate() {
+                srcs.clear();
+                let (mut lo, mut hi) = (width, 0);
                 for &(dr, dc, a) in &offsets {
-                    let (rr, cc) = (r as isize + dr, c as isize + dc);
-                    if rr < 0 || rr as usize >= rows || cc < 0 || cc as usize >= cols {
+                    let (Some(rr), Some(cc)) = (r.checked_sub(dr), c.checked_add_signed(-dc))
+                    else {
+                        continue;
+                    };
+                    if cc >= cols {
                         continue;
                     }
-                    let (slot, cc) = (rr as usize % ring, cc as usize);
-                    let target = &mut values[slot][cc][lo..hi];
-                    if a == 1 {
-                        lanes::add(target, &press[lo..hi], k);
-                    } else {
-                        lanes::scaled(&mut scaled, &press[lo..hi], u64::from(a), k);
-                        lanes::add(target, &scaled, k);
+                    let (l, h) = window[rr % ring][cc];
+                    if l < h {
+                        (lo, hi) = (lo.min(l), hi.max(h));
+                        srcs.push((rr % ring, cc, a));
                     }
-                    let w = &mut window[slot][cc];
-                    *w = (w.0.min(lo), w.1.max(hi));
                 }
-                if r == 0 {
-                    press[c - from] = 0;
+                if !is_last {
+                    let (l, h) = window[slot][c];
+                    if l < h {
+                        form[l..h].fill(0);
+                    }
+                    window[slot][c] = (lo, hi);
+                }
+                if lo < hi {
+                    inputs.clear();
+                    inputs.extend(srcs.iter().map(|&(sl, cc, a)| (&forms[sl][cc][lo..hi], a)));
+                    lanes::gather(&mut form[lo..hi], &inputs, factor, k);
                 }
             }
-            // Row r - 1 is cleared; its slot holds row r - 1 + ring from now on.
-            if r >= 1 && r - 1 + ring < rows {
-                let slot = (r - 1) % ring;
-                for (form, w) in values[slot].iter_mut().zip(&mut window[slot]) {
-                    if w.0 < w.1 {
-                        form[w.0..w.1].fill(0);
-                    }
-                    *w = (width, 0);
-                }
+            if is_last {
+                last = target;
+            } else {
+                forms[slot] = target;
             }
         }
-        values.swap_remove((rows - 1) % ring)
+        for form in &mut last {
+            form.truncate(to - from);
+        }
+        last
     }
 
     /// The last row's values when `d` is chased with no first-row presses:
     /// the board's own part of the system, `m x = −last_values(d)`.
     pub(crate) fn last_values(&self, d: &[u64]) -> Vec<u64> {
-        let (rows, cols) = self.dims();
         let k = u64::from(self.k);
-        let (value, _) = self.chase_one(Some(d), &vec![0; cols]);
-        value[(rows - 1) * cols..]
-            .iter()
-            .map(|&v| (k - u64::from(v)) % k)
-            .collect()
+        let (value, _) = self.chase_one(Some(d), &[]);
+        value.iter().map(|&v| (k - u64::from(v)) % k).collect()
     }
 
     /// The presses, in grid order, that the first-row presses `first` give
@@ -238,85 +258,68 @@ impl Chase {
 
     /// The press patterns of several first rows chased on a board that
     /// needs nothing, on both cores.
-    pub(crate) fn patterns(&self, firsts: &[Vec<u64>]) -> Vec<Vec<u64>> {
+    pub(crate) fn patterns(&self, firsts: &[Vec<u64>]) -> Vec<Vec<u8>> {
         use rayon::prelude::*;
         firsts
             .par_iter()
-            .map(|first| {
-                let (_, presses) = self.chase_one(None, first);
-                presses.into_iter().map(u64::from).collect()
-            })
+            .map(|first| self.chase_one(None, first).1)
             .collect()
     }
 
     /// Chases with plain numbers from the first-row presses `first` on the
-    /// board `d` (none: a board that needs nothing). Returns every cell's
-    /// value (what it has got minus what it needs, in chase order) and
-    /// every press (in grid order).
+    /// board `d` (none: a board that needs nothing), a row at a time: a
+    /// row's values are what it needs (negated) plus each offset's press row
+    /// shifted and scaled, and the row below presses `step` times them.
+    /// Returns the last row's values (what it has got minus what it needs)
+    /// and every press (in grid order).
     fn chase_one(&self, d: Option<&[u64]>, first: &[u64]) -> (Vec<u8>, Vec<u8>) {
         let (rows, cols) = self.dims();
         let k = self.k;
         let kk = u64::from(k);
-        // times[a][p] = a · p mod k: no division in the loop.
-        let times: Vec<Vec<u8>> = (0..kk)
-            .map(|a| (0..kk).map(|p| (a * p % kk) as u8).collect())
-            .collect();
-        let mut value = vec![0u8; rows * cols];
-        if let Some(d) = d {
-            for (i, v) in value.iter_mut().enumerate() {
-                *v = lanes::neg((d[self.index(i / cols, i % cols)] % kk) as u8, k);
-            }
-        }
         let mut press = vec![0u8; rows * cols];
-        let step = &times[usize::from(self.step)];
-        let offsets: Vec<(isize, isize, isize, &[u8])> = self
+        for (p, &f) in press.iter_mut().zip(first) {
+            *p = (f % kk) as u8;
+        }
+        // The offsets that add to a row from presses on or above it.
+        let offsets: Vec<(usize, isize, u8)> = self
             .offsets
             .iter()
-            .map(|&(dr, dc, a)| {
-                (
-                    dr,
-                    dc,
-                    dr * cols as isize + dc,
-                    times[usize::from(a)].as_slice(),
-                )
-            })
+            .filter(|&&(dr, dc, _)| (dr, dc) != (-1, 0))
+            .map(|&(dr, dc, a)| (dr as usize, dc, a))
             .collect();
-        // Cells whose every offset lands on the board take no bounds checks.
-        let ahead = self.reach;
-        let side = offsets
-            .iter()
-            .map(|o| o.1.unsigned_abs())
-            .max()
-            .unwrap_or(0);
+        let mut value = vec![0u8; cols];
+        let mut scaled = Vec::with_capacity(cols);
         for r in 0..rows {
-            let inner_row = r >= 1 && r + ahead < rows;
-            for c in 0..cols {
-                let at = r * cols + c;
-                let p = match r {
-                    0 => (first.get(c).map_or(0, |&f| f % kk)) as u8,
-                    _ => step[usize::from(value[at - cols])],
+            match d {
+                Some(d) => {
+                    for (c, v) in value.iter_mut().enumerate() {
+                        *v = lanes::neg((d[self.index(r, c)] % kk) as u8, k);
+                    }
+                }
+                None => value.fill(0),
+            }
+            for &(dr, dc, a) in &offsets {
+                if dr > r {
+                    continue;
+                }
+                let from = &press[(r - dr) * cols..][..cols];
+                // Cell c gets the press at column c − dc.
+                let shift = dc.unsigned_abs().min(cols);
+                let (to, from) = if dc >= 0 {
+                    (&mut value[shift..], &from[..cols - shift])
+                } else {
+                    (&mut value[..cols - shift], &from[shift..])
                 };
-                press[at] = p;
-                if p == 0 {
-                    continue;
+                if a == 1 {
+                    lanes::add(to, from, k);
+                } else {
+                    lanes::scaled(&mut scaled, from, u64::from(a), k);
+                    lanes::add(to, &scaled, k);
                 }
-                let p = usize::from(p);
-                if inner_row && c >= side && c + side < cols {
-                    for &(_, _, delta, by) in &offsets {
-                        let v = &mut value[(at as isize + delta) as usize];
-                        let t = *v + by[p];
-                        *v = t.min(t.wrapping_sub(k));
-                    }
-                    continue;
-                }
-                for &(dr, dc, _, by) in &offsets {
-                    let (rr, cc) = (r as isize + dr, c as isize + dc);
-                    if rr >= 0 && (rr as usize) < rows && cc >= 0 && (cc as usize) < cols {
-                        let v = &mut value[rr as usize * cols + cc as usize];
-                        let t = *v + by[p];
-                        *v = t.min(t.wrapping_sub(k));
-                    }
-                }
+            }
+            if r + 1 < rows {
+                lanes::scaled(&mut scaled, &value, u64::from(self.step), k);
+                press[(r + 1) * cols..][..cols].copy_from_slice(&scaled);
             }
         }
         if !self.transposed {
@@ -381,10 +384,10 @@ impl ChaseSolver {
                     .find(|y| {
                         y.iter()
                             .zip(d)
-                            .fold(0u64, |s, (&a, &b)| (s + a * (b % k)) % k)
+                            .fold(0u64, |s, (&a, &b)| (s + u64::from(a) * (b % k)) % k)
                             != 0
                     })
-                    .map(Err)
+                    .map(|y| Err(y.into_iter().map(u64::from).collect()))
                     .ok_or_else(|| {
                         Error::Internal("the chase found no solution and no certificate".into())
                     })
@@ -393,8 +396,8 @@ impl ChaseSolver {
     }
 
     /// Generators of the quiet patterns (presses that change nothing), each
-    /// with its order.
-    pub(crate) fn kernel(&self) -> Result<Vec<(Vec<u64>, u64)>> {
+    /// with its order, one residue a byte.
+    pub(crate) fn kernel(&self) -> Result<Vec<(Vec<u8>, u64)>> {
         kernel_of(&self.chase, &self.m, self.k)
     }
 }
@@ -412,7 +415,7 @@ fn negated(stencil: &ColourStencil) -> ColourStencil {
 }
 
 /// The kernel generators of a chase's system `m`, as whole press patterns.
-fn kernel_of(chase: &Chase, m: &[Vec<u64>], k: u64) -> Result<Vec<(Vec<u64>, u64)>> {
+fn kernel_of(chase: &Chase, m: &[Vec<u64>], k: u64) -> Result<Vec<(Vec<u8>, u64)>> {
     let (firsts, orders): (Vec<Vec<u64>>, Vec<u64>) = small_kernel(k, m)?.into_iter().unzip();
     Ok(chase.patterns(&firsts).into_iter().zip(orders).collect())
 }

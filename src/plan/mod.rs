@@ -562,7 +562,7 @@ fn require_table_cells(program: &Program) -> Result<()> {
 pub fn colour_plan(program: &ColourProgram, limits: &Limits) -> Result<Plan<ColourSolver>> {
     let k = program.modulus();
     let dense = program.is_listed().then(|| {
-        let (rows, cols) = (program.cells(), program.moves().len());
+        let (rows, cols) = (program.cells(), program.move_count());
         let entries = program.entries();
         (
             zk_dense::Dense::memory(k, rows, cols) + entries * 16,

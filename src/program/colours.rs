@@ -230,22 +230,36 @@ impl ColourProgram {
     /// `presses` has one count per press.
     pub fn apply(&self, board: &[u64], presses: &[u64]) -> Vec<u64> {
         let k = self.inner.k;
-        let mut out: Vec<u64> = board.iter().map(|&v| v % k).collect();
+        // Counts are mostly below k already: no division for them.
+        let residue = |v: u64| if v < k { v } else { v % k };
+        let mut out: Vec<u64> = board.iter().map(|&v| residue(v)).collect();
         if let Some(s) = &self.inner.stencil {
-            let (rows, cols) = (s.rows as isize, s.cols as isize);
-            for (i, &t) in presses.iter().enumerate() {
-                let t = t % k;
-                if t == 0 {
-                    continue;
-                }
-                let (r, c) = ((i / s.cols) as isize, (i % s.cols) as isize);
-                for &(dr, dc, a) in &s.offsets {
-                    let (rr, cc) = (r + dr, c + dc);
-                    if (0..rows).contains(&rr) && (0..cols).contains(&cc) {
-                        let j = (rr * cols + cc) as usize;
-                        // Both below k: one subtraction reduces the sum.
-                        let v = out[j] + if a == 1 { t } else { mul(a, t, k) };
-                        out[j] = if v >= k { v - k } else { v };
+            // A row of presses at a time: each offset adds press row r,
+            // shifted by its columns, to board row r + dr.
+            let presses: Vec<u64> = presses.iter().map(|&t| residue(t)).collect();
+            let cols = s.cols;
+            for &(dr, dc, a) in &s.offsets {
+                let shift = dc.unsigned_abs().min(cols);
+                for (r, from) in presses.chunks_exact(cols).enumerate() {
+                    let Some(rr) = r.checked_add_signed(dr).filter(|&rr| rr < s.rows) else {
+                        continue;
+                    };
+                    let to = &mut out[rr * cols..][..cols];
+                    let (to, from) = if dc >= 0 {
+                        (&mut to[shift..], &from[..cols - shift])
+                    } else {
+                        (&mut to[..cols - shift], &from[shift..])
+                    };
+                    // Both below k: one subtraction reduces the sum.
+                    let reduce = |v: u64| if v >= k { v - k } else { v };
+                    if a == 1 {
+                        for (o, &t) in to.iter_mut().zip(from) {
+                            *o = reduce(*o + t);
+                        }
+                    } else {
+                        for (o, &t) in to.iter_mut().zip(from) {
+                            *o = reduce(*o + mul(a, t, k));
+                        }
                     }
                 }
             }

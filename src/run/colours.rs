@@ -7,6 +7,7 @@ use crate::limits::Limits;
 use crate::outcome::{ColourCertificate, ColourOutcome, ColourSolution};
 use crate::plan::{ColourSolver, Plan, colour_plan};
 use crate::program::colours::ColourProgram;
+use crate::zk::lanes::MAX_LANE_MODULUS;
 use crate::zk::{Order, prime_powers, walk};
 
 /// A puzzle of k colours, eliminated by its planned engine: what solving,
@@ -20,8 +21,34 @@ pub struct Eliminated {
     kernel: std::sync::OnceLock<Result<Kernel>>,
 }
 
-/// Generators of the quiet patterns, each with its order.
-type Kernel = Vec<(Vec<u64>, u64)>;
+/// Generators of the quiet patterns, each with its order: one residue a
+/// byte where the modulus fits byte lanes, wide past them.
+#[derive(Debug)]
+enum Kernel {
+    Bytes(Vec<(Vec<u8>, u64)>),
+    Wide(Vec<(Vec<u64>, u64)>),
+}
+
+impl Kernel {
+    /// The order of each generator.
+    fn orders(&self) -> Vec<u64> {
+        match self {
+            Kernel::Bytes(g) => g.iter().map(|&(_, o)| o).collect(),
+            Kernel::Wide(g) => g.iter().map(|&(_, o)| o).collect(),
+        }
+    }
+
+    /// The generators with wide residues.
+    fn wide(&self) -> std::borrow::Cow<'_, [(Vec<u64>, u64)]> {
+        match self {
+            Kernel::Bytes(g) => g
+                .iter()
+                .map(|(v, o)| (v.iter().map(|&r| u64::from(r)).collect(), *o))
+                .collect(),
+            Kernel::Wide(g) => g.as_slice().into(),
+        }
+    }
+}
 
 #[derive(Debug)]
 enum Engine {
@@ -77,10 +104,20 @@ impl Eliminated {
     }
 
     /// Generators of the quiet patterns, each with its order.
-    fn kernel(&self) -> Result<&[(Vec<u64>, u64)]> {
+    fn kernel(&self) -> Result<&Kernel> {
         let kernel = self.kernel.get_or_init(|| match &self.engine {
-            Engine::Chase(chase) => chase.kernel(),
-            Engine::Dense(dense) => Ok(dense.kernel()),
+            Engine::Chase(chase) => chase.kernel().map(Kernel::Bytes),
+            // Byte lanes wherever the modulus fits them, whichever engine.
+            Engine::Dense(dense) if self.program.modulus() <= MAX_LANE_MODULUS => {
+                Ok(Kernel::Bytes(
+                    dense
+                        .kernel()
+                        .into_iter()
+                        .map(|(g, o)| (g.into_iter().map(|r| r as u8).collect(), o))
+                        .collect(),
+                ))
+            }
+            Engine::Dense(dense) => Ok(Kernel::Wide(dense.kernel())),
         });
         match kernel {
             Ok(k) => Ok(k),
@@ -104,7 +141,7 @@ impl Eliminated {
     /// How many press counts change nothing.
     pub fn quiet(&self) -> Result<Order> {
         let mut exponents: Vec<(u64, u64)> = Vec::new();
-        for &(_, order) in self.kernel()? {
+        for order in self.kernel()?.orders() {
             for (p, e) in prime_powers(order) {
                 match exponents.iter_mut().find(|(q, _)| *q == p) {
                     Some((_, total)) => *total += u64::from(e),
@@ -169,7 +206,7 @@ impl Eliminated {
         let presses = self.program.move_count();
         let prime = prime_powers(k) == [(k, 1)];
         let kernel = self.kernel()?;
-        let nullity = prime.then_some(kernel.len());
+        let nullity = prime.then_some(kernel.orders().len());
         Ok(ColourFacts {
             modulus: k,
             presses,
@@ -177,7 +214,7 @@ impl Eliminated {
             nullity,
             solvable: self.solvable()?,
             quiet: self.quiet()?,
-            quiet_patterns: kernel.to_vec(),
+            quiet_patterns: kernel.wide().into_owned(),
         })
     }
 
@@ -235,21 +272,26 @@ impl Eliminated {
     /// answer, not proven the fewest.
     fn fewest(&self, x: Vec<u64>, limits: &Limits) -> Result<(Vec<u64>, bool)> {
         let kernel = self.kernel()?;
-        if kernel.is_empty() {
+        let orders = kernel.orders();
+        if orders.is_empty() {
             return Ok((x, true));
         }
         let k = self.program.modulus();
         let cost = |x: &[u64]| x.iter().map(|&t| u128::from(t)).sum::<u128>();
-        let size = kernel
+        let size = orders
             .iter()
-            .try_fold(1u128, |n, &(_, order)| n.checked_mul(u128::from(order)));
+            .try_fold(1u128, |n, &order| n.checked_mul(u128::from(order)));
         let work = size.map_or(u128::MAX, |n| n.saturating_mul(x.len().max(1) as u128));
         if work > u128::from(limits.coset_work) {
-            return Ok((descend(x, kernel, k), false));
+            let x = match kernel {
+                Kernel::Bytes(g) => descend(&x, g, k as u8),
+                Kernel::Wide(g) => descend_wide(x, g, k),
+            };
+            return Ok((x, false));
         }
         let mut best_cost = cost(&x);
         let mut best = x.clone();
-        walk(&x, kernel, k, |member| {
+        walk(&x, &kernel.wide(), k, |member| {
             let c = cost(member);
             if c < best_cost {
                 (best, best_cost) = (member.to_vec(), c);
@@ -259,54 +301,45 @@ impl Eliminated {
     }
 }
 
+/// Passes over the quiet patterns a descent makes at most.
+const DESCENT_PASSES: usize = 64;
+
 /// Lowers the press count of `x` by adding multiples of the quiet patterns
-/// while one lowers it: a local minimum, not proven the fewest.
-fn descend(mut x: Vec<u64>, kernel: &[(Vec<u64>, u64)], k: u64) -> Vec<u64> {
-    if k > crate::zk::lanes::MAX_LANE_MODULUS {
-        return descend_wide(x, kernel, k);
-    }
-    // One residue a byte: each candidate is one vector pass and a byte sum.
-    let kb = k as u8;
+/// while one lowers it (at most [`DESCENT_PASSES`] passes over them): a
+/// local minimum, not proven the fewest. One residue a byte: a candidate
+/// is priced in one pass that writes nothing.
+fn descend(x: &[u64], kernel: &[(Vec<u8>, u64)], k: u8) -> Vec<u64> {
+    use crate::zk::lanes;
     let mut now: Vec<u8> = x.iter().map(|&v| v as u8).collect();
-    let moves: Vec<Vec<u8>> = kernel
-        .iter()
-        .flat_map(|(g, order)| {
-            let g: Vec<u8> = g.iter().map(|&v| v as u8).collect();
-            (1..*order).map(move |c| {
-                let mut out = Vec::new();
-                crate::zk::lanes::scaled(&mut out, &g, c, kb);
-                out
-            })
-        })
-        .collect();
-    let cost = |v: &[u8]| v.iter().map(|&b| u64::from(b)).sum::<u64>();
-    let mut best = cost(&now);
-    let mut candidate = now.clone();
-    loop {
+    let mut best: u64 = now.iter().map(|&b| u64::from(b)).sum();
+    let mut multiple = Vec::with_capacity(now.len());
+    for _ in 0..DESCENT_PASSES {
         let mut improved = false;
-        for m in &moves {
-            candidate.copy_from_slice(&now);
-            crate::zk::lanes::add(&mut candidate, m, kb);
-            let c = cost(&candidate);
-            if c < best {
-                std::mem::swap(&mut now, &mut candidate);
-                best = c;
-                improved = true;
+        for (g, order) in kernel {
+            // c · g for c = 1, 2, …: one more g each time.
+            multiple.clear();
+            multiple.extend_from_slice(g);
+            for _ in 1..*order {
+                let c = lanes::sum_of_sum(&now, &multiple, k);
+                if c < best {
+                    lanes::add(&mut now, &multiple, k);
+                    best = c;
+                    improved = true;
+                }
+                lanes::add(&mut multiple, g, k);
             }
         }
         if !improved {
-            for (xi, &v) in x.iter_mut().zip(&now) {
-                *xi = u64::from(v);
-            }
-            return x;
+            break;
         }
     }
+    now.into_iter().map(u64::from).collect()
 }
 
 /// [`descend`] for a modulus past byte lanes.
 fn descend_wide(mut x: Vec<u64>, kernel: &[(Vec<u64>, u64)], k: u64) -> Vec<u64> {
     let mut now = x.iter().map(|&t| u128::from(t)).sum::<u128>();
-    loop {
+    for _ in 0..DESCENT_PASSES {
         let mut improved = false;
         for (g, order) in kernel {
             for c in 1..*order {
@@ -327,9 +360,10 @@ fn descend_wide(mut x: Vec<u64>, kernel: &[(Vec<u64>, u64)], k: u64) -> Vec<u64>
             }
         }
         if !improved {
-            return x;
+            break;
         }
     }
+    x
 }
 
 /// Solves one board of a puzzle of k colours, planned within `limits`.
