@@ -16,7 +16,7 @@ use crate::puzzle::{GoalRule, Guard, MoveRule, Puzzle};
 
 /// Where puzzles of more than two colours are answered, for the message
 /// of a command that takes two colours only.
-pub const WHERE_COLOURS_WORK: &str = "`solve`, `batch`, `verify`, `states`, `analyze`, `check` and `list` take puzzles of more colours";
+pub const WHERE_COLOURS_WORK: &str = "`solve`, `batch`, `verify`, `states`, `analyze`, `check`, `list` and the page (`serve`) take puzzles of more colours";
 
 /// One press: the cell pressed and what it adds to each cell it changes.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -519,5 +519,120 @@ async fn story(driver: &str, site: &str) {
     }
     page.follow_hints(25).await;
     page.shot("flip5x5-solved").await;
+
+    colours(&page).await;
     page.client.close().await.expect("the session closes");
+}
+
+/// Lights Out 2000, three colours: a click advances a cell and its
+/// neighbours one colour, drawn in the palette; hints reach the goal in the
+/// promised presses; an impossible start shows its certificate's weights;
+/// Explore gives the algebra over GF(3).
+async fn colours(page: &Page) {
+    page.client
+        .find(Locator::Css("#puzzle"))
+        .await
+        .unwrap()
+        .select_by_value("lights-out-2000")
+        .await
+        .unwrap();
+    page.wait_for("document.getElementById('title').textContent === 'Play: Lights Out 2000'")
+        .await;
+    page.settled().await;
+    let start = page.board().await;
+    assert_eq!(start.len(), 25);
+    let colour = |board: &str, i: usize| u32::from(board.as_bytes()[i] - b'0');
+    page.click("#board .cell[data-cell=\"12\"]").await;
+    let one = page.board().await;
+    let changed: Vec<usize> = (0..25)
+        .filter(|&i| one.as_bytes()[i] != start.as_bytes()[i])
+        .collect();
+    assert_eq!(changed, [7, 11, 12, 13, 17]);
+    for &i in &changed {
+        assert_eq!(colour(&one, i), (colour(&start, i) + 1) % 3);
+        // Drawn in the palette's colour for its state.
+        let fill = page
+            .eval(&format!(
+                "document.querySelector('#board .cell[data-cell=\"{i}\"] rect').getAttribute('fill')"
+            ))
+            .await;
+        let palette = pegflip::render::palette(3);
+        assert_eq!(fill, palette[colour(&one, i) as usize].as_str());
+    }
+    // Three presses of one button change nothing; undo steps back one colour.
+    page.click("#board .cell[data-cell=\"12\"]").await;
+    page.click("#board .cell[data-cell=\"12\"]").await;
+    assert_eq!(page.board().await, start);
+    assert_eq!(page.text("#counter").await, "3 moves");
+    page.click("#undo").await;
+    let two = page.board().await;
+    assert_eq!(colour(&two, 12), (colour(&start, 12) + 2) % 3);
+    page.click("#reset").await;
+    assert_eq!(page.board().await, start);
+    page.settled().await;
+    let status = page.text("#status").await;
+    let fewest: usize = status
+        .trim_start_matches("the goal can be reached in ")
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap_or_else(|_| panic!("{status}"));
+    let played = page.follow_hints(60).await;
+    assert_eq!(played, fewest);
+    page.shot("lights-out-2000-solved").await;
+
+    // Explore: GF(3), rank 22, nullity 3, and three quiet patterns drawn with their counts.
+    page.click("#explore-run").await;
+    page.wait_for("document.getElementById('nullity') !== null")
+        .await;
+    assert_eq!(page.text("#rank").await, "22");
+    assert_eq!(page.text("#nullity").await, "3");
+    assert_eq!(page.text("#modulus").await, "3");
+    assert_eq!(
+        page.eval("document.querySelectorAll('#quiet svg').length")
+            .await,
+        3
+    );
+
+    // An impossible start: the certificate's weights are written on their cells.
+    let puzzle = pegflip::Puzzle::from_file("puzzles/lights-out-2000.toml").unwrap();
+    let program =
+        pegflip::program::colours::ColourProgram::compile(&puzzle, &puzzle.limits).unwrap();
+    let (board, weights) = (0..25)
+        .find_map(|i| {
+            let mut board = vec![0u64; 25];
+            board[i] = 1;
+            match pegflip::solve_colours(&program, &board, &puzzle.limits).unwrap() {
+                pegflip::ColourOutcome::Unsolvable(c) => Some((board, c[0].weights.clone())),
+                pegflip::ColourOutcome::Solved(_) => None,
+            }
+        })
+        .expect("a one-light board that cannot be solved");
+    let text = puzzle.colour_text(&board);
+    let file = std::fs::read_to_string("puzzles/lights-out-2000.toml")
+        .unwrap()
+        .replace("[board]", &format!("start = \"{text}\"\n\n[board]"));
+    page.edit(&file).await;
+    page.click("#play-edited").await;
+    page.wait_for("document.getElementById('status').dataset.state === 'impossible'")
+        .await;
+    let marks = weights.iter().filter(|&&w| w != 0).count();
+    assert_eq!(
+        page.eval("document.querySelectorAll('#board .mark').length")
+            .await,
+        marks
+    );
+    for (i, &w) in weights.iter().enumerate().filter(|&(_, &w)| w != 0) {
+        let mark = page
+            .text(&format!("#board .cell[data-cell=\"{i}\"] .mark"))
+            .await;
+        assert_eq!(mark, w.to_string());
+    }
+    let proof = page.text("#proof").await;
+    assert!(
+        proof.starts_with("every press adds a multiple of 3"),
+        "{proof}"
+    );
+    page.shot("lights-out-2000-certificate").await;
 }

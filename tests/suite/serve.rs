@@ -21,11 +21,23 @@ fn bits(rows: &str, on: char) -> String {
         .collect()
 }
 
-/// Replays the move indices of a solve reply on `state` with the loaded view's moves.
+/// The digits of a board of k colours on the page, one per cell.
+const DIGITS: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+
+/// Replays the move indices of a solve reply on `state` with the loaded
+/// view's moves: flips on two colours, amounts added mod k on more.
 fn replay(view: &Value, state: &str, moves: &[Value]) -> String {
     let mut s: Vec<u8> = state.bytes().collect();
     for m in moves {
         let m = &view["moves"][m.as_u64().unwrap() as usize];
+        if let Some(k) = view["colours"].as_u64() {
+            for add in m["adds"].as_array().unwrap() {
+                let (c, a) = (add[0].as_u64().unwrap() as usize, add[1].as_u64().unwrap());
+                let v = DIGITS.iter().position(|&d| d == s[c]).unwrap() as u64;
+                s[c] = DIGITS[((v + a) % k) as usize];
+            }
+            continue;
+        }
         for c in m["need_on"].as_array().unwrap() {
             assert_eq!(s[c.as_u64().unwrap() as usize], b'1', "a guard fails");
         }
@@ -38,6 +50,22 @@ fn replay(view: &Value, state: &str, moves: &[Value]) -> String {
         }
     }
     String::from_utf8(s).unwrap()
+}
+
+/// A board's text (a solve answer's `final`) as the page writes it: one
+/// `0` or `1` per cell, or one colour digit per cell.
+fn page_board(puzzle: &pegflip::Puzzle, text: &str) -> String {
+    if puzzle.colours() > 2 {
+        let digits = puzzle.read_colours(text, "<final>").unwrap().digits;
+        return digits
+            .iter()
+            .map(|&v| char::from(DIGITS[v as usize]))
+            .collect();
+    }
+    let read = puzzle.read_board(text, "<final>").unwrap().state;
+    (0..read.len())
+        .map(|i| if read.get(i) { '1' } else { '0' })
+        .collect()
 }
 
 /// The names of the puzzles in a `GET /api/puzzles` answer, in order.
@@ -105,16 +133,13 @@ fn every_shipped_puzzle_loads_and_its_start_solves_as_the_command_line_says() {
         let file = format!("{}.toml", entry.name);
         let (status, view) = server.post("/api/load", &json!({ "toml": toml, "file": file }));
         let puzzle = pegflip::Puzzle::parse(toml, &file).unwrap();
-        if puzzle.colours() > 2 {
-            // The page draws two colours; a puzzle of more is refused by name.
-            assert_eq!(status, 422, "{}: {view}", entry.name);
-            assert!(
-                view["error"].as_str().unwrap().contains("colours"),
-                "{view}"
-            );
-            continue;
-        }
         assert_eq!(status, 200, "{}: {view}", entry.name);
+        if puzzle.colours() > 2 {
+            let k = puzzle.colours();
+            assert_eq!(view["colours"], k, "{}", entry.name);
+            assert_eq!(view["palette"].as_array().unwrap().len(), k);
+            assert_eq!(view["states"].as_array().unwrap().len(), k);
+        }
         assert_eq!(
             view["cells"].as_array().unwrap().len(),
             puzzle.board.cells()
@@ -140,11 +165,7 @@ fn every_shipped_puzzle_loads_and_its_start_solves_as_the_command_line_says() {
         if answer["solvable"] == true {
             let end = replay(&view, start, reply["moves"].as_array().unwrap());
             let fin = answer["final"].as_str().unwrap();
-            let read = puzzle.read_board(fin, "<final>").unwrap().state;
-            let expected: String = (0..read.len())
-                .map(|i| if read.get(i) { '1' } else { '0' })
-                .collect();
-            assert_eq!(end, expected, "{}", entry.name);
+            assert_eq!(end, page_board(&puzzle, fin), "{}", entry.name);
         }
     }
 }
@@ -315,6 +336,158 @@ fn explore_and_pick_agree_with_states() {
         "{refused}"
     );
     assert!(started.elapsed() < Duration::from_secs(2));
+}
+
+#[test]
+fn colour_puzzles_explore_and_pick_as_the_command_line_counts() {
+    let server = Server::start(&[]);
+    // Lights Out 2000: the algebra, and no histogram (3^22 boards a target class).
+    let toml = shipped("lights-out-2000");
+    let (status, reply) = server.post("/api/explore", &json!({ "toml": toml }));
+    assert_eq!(status, 200, "{reply}");
+    let c = &reply["colours"];
+    assert_eq!(
+        (c["modulus"].as_u64(), c["ring"].as_str()),
+        (Some(3), Some("GF(3)"))
+    );
+    assert_eq!(
+        (c["rank"].as_u64(), c["nullity"].as_u64()),
+        (Some(22), Some(3))
+    );
+    assert_eq!(c["per_target"], 3u64.pow(22).to_string());
+    assert_eq!(c["quiet"].as_array().unwrap().len(), 3);
+    assert!(reply["histogram"].is_null());
+    assert!(
+        reply["histogram_refused"]
+            .as_str()
+            .unwrap()
+            .starts_with("too large to explore on the page"),
+        "{reply}"
+    );
+    // Each quiet pattern changes nothing: replayed on the page's own moves.
+    let (_, view) = server.post("/api/load", &json!({ "toml": toml }));
+    for q in c["quiet"].as_array().unwrap() {
+        let q = q.as_str().unwrap();
+        let presses: Vec<Value> = q
+            .bytes()
+            .enumerate()
+            .flat_map(|(i, t)| {
+                let times = DIGITS.iter().position(|&d| d == t).unwrap();
+                std::iter::repeat_n(json!(i), times)
+            })
+            .collect();
+        assert!(!presses.is_empty());
+        assert_eq!(replay(&view, &"0".repeat(25), &presses), "0".repeat(25));
+    }
+    // A 2 x 3 board of four colours: the histogram equals `states --histogram`, and a
+    // board picked at each distance solves in exactly that many presses.
+    let toml = "name = \"four\"\n[board]\nrows = 2\ncols = 3\n[symbols]\n\
+                states = [\"-\", \"a\", \"b\", \"c\"]\n[[moves]]\ntoggle = \"plus\"\n\
+                [goal]\ntarget = \"all-off\"\n";
+    let dir = std::env::temp_dir().join(format!("pegflip-serve-colours-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("four.toml");
+    std::fs::write(&file, toml).unwrap();
+    let out = pegflip(&["states", file.to_str().unwrap(), "--histogram"], b"");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let cli: Vec<(u64, String)> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let (d, n) = l.split_once(' ').unwrap();
+            (d.parse().unwrap(), n.to_string())
+        })
+        .collect();
+    let (status, reply) = server.post("/api/explore", &json!({ "toml": toml }));
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["colours"]["ring"], "Z/4Z");
+    let page: Vec<(u64, String)> = reply["histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["distance"].as_u64().unwrap(),
+                h["count"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(page, cli);
+    let total: u128 = page.iter().map(|(_, n)| n.parse::<u128>().unwrap()).sum();
+    assert_eq!(reply["colours"]["solvable_states"], total.to_string());
+    for &(d, _) in &page {
+        let (status, picked) = server.post(
+            "/api/pick",
+            &json!({ "toml": toml, "distance": d, "seed": 5 }),
+        );
+        assert_eq!(status, 200, "{picked}");
+        let (status, solved) = server.post(
+            "/api/solve",
+            &json!({ "toml": toml, "state": picked["state"] }),
+        );
+        assert_eq!(status, 200, "{solved}");
+        assert_eq!(solved["length"], d, "{picked} {solved}");
+        assert_eq!(solved["moves"].as_array().unwrap().len() as u64, d);
+    }
+    let far = page.last().unwrap().0 + 1;
+    let (status, past) = server.post(
+        "/api/pick",
+        &json!({ "toml": toml, "distance": far, "seed": 5 }),
+    );
+    assert_eq!(status, 422);
+    assert!(
+        past["error"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("no board is at distance {far}")),
+        "{past}"
+    );
+    // An impossible board: the weights of its certificate, as `solve --json` gives them.
+    let toml = shipped("lights-out-2000");
+    let puzzle = pegflip::Puzzle::parse(&toml, "lights-out-2000.toml").unwrap();
+    let program =
+        pegflip::program::colours::ColourProgram::compile(&puzzle, &puzzle.limits).unwrap();
+    let impossible = (0..25)
+        .map(|i| {
+            let mut board = vec![0u64; 25];
+            board[i] = 1;
+            board
+        })
+        .find(|b| {
+            matches!(
+                pegflip::solve_colours(&program, b, &puzzle.limits).unwrap(),
+                pegflip::ColourOutcome::Unsolvable(_)
+            )
+        })
+        .expect("a one-light board that cannot be solved");
+    let state: String = impossible
+        .iter()
+        .map(|&v| char::from(DIGITS[v as usize]))
+        .collect();
+    let (status, reply) = server.post("/api/solve", &json!({ "toml": toml, "state": state }));
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["answer"]["solvable"], false);
+    assert_eq!(reply["answer"]["proof"], "weights");
+    let weights = reply["certificates"][0].as_array().unwrap();
+    assert_eq!(
+        weights.len(),
+        reply["answer"]["certificate"][0]["cells"]
+            .as_array()
+            .unwrap()
+            .len()
+    );
+    assert!(
+        reply["proof"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("every press adds a multiple of 3"),
+        "{reply}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -594,6 +767,11 @@ fn generated_sizes_and_hostile_requests_get_an_answer_or_a_refusal() {
             "[[moves]]\njump = \"orthogonal\"\n[goal]\nfewest = \"pieces\"\n",
             true,
         ),
+        (
+            "[symbols]\nstates = [\"-\", \"r\", \"g\", \"b\", \"y\"]\n[[moves]]\n\
+             toggle = \"plus\"\namount = 2\n[goal]\ntarget = \"all-same\"\n",
+            false,
+        ),
     ];
     let mut cases = 0;
     for &(rows, cols) in &sizes {
@@ -625,13 +803,7 @@ fn generated_sizes_and_hostile_requests_get_an_answer_or_a_refusal() {
                     if answer["solvable"] == true {
                         let end = replay(&view, &start, reply["moves"].as_array().unwrap());
                         let puzzle = pegflip::Puzzle::parse(&toml, "g.toml").unwrap();
-                        let fin = puzzle
-                            .read_board(answer["final"].as_str().unwrap(), "<final>")
-                            .unwrap()
-                            .state;
-                        let fin: String = (0..fin.len())
-                            .map(|i| if fin.get(i) { '1' } else { '0' })
-                            .collect();
+                        let fin = page_board(&puzzle, answer["final"].as_str().unwrap());
                         assert_eq!(end, fin, "{rows}x{cols} {rule}");
                     }
                 }
@@ -642,6 +814,7 @@ fn generated_sizes_and_hostile_requests_get_an_answer_or_a_refusal() {
         }
     }
     let flip = shipped("flip4x4");
+    let lo = shipped("lights-out-2000");
     let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
     let bodies: Vec<Vec<u8>> = vec![
         Vec::new(),
@@ -664,6 +837,11 @@ fn generated_sizes_and_hostile_requests_get_an_answer_or_a_refusal() {
         json!({ "toml": "name = \"x\"\n[board]\nrows = -1\ncols = 1\n" }).to_string().into_bytes(),
         json!({ "toml": "name = \"x\"\n[board]\nrows = 0\ncols = 0\n[[moves]]\ntoggle = \"plus\"\n[goal]\ntarget = \"all-off\"\n" }).to_string().into_bytes(),
         json!({ "toml": "\u{0}\u{1}\u{2}" }).to_string().into_bytes(),
+        json!({ "toml": lo, "state": "3".repeat(25) }).to_string().into_bytes(),
+        json!({ "toml": lo, "state": "r".repeat(25) }).to_string().into_bytes(),
+        json!({ "toml": lo, "state": "0".repeat(24) }).to_string().into_bytes(),
+        json!({ "toml": lo, "state": "0".repeat(26) }).to_string().into_bytes(),
+        json!({ "toml": lo, "distance": 4_000_000_000u64, "seed": 1 }).to_string().into_bytes(),
     ];
     for path in ["/api/load", "/api/solve", "/api/explore", "/api/pick"] {
         for body in &bodies {

@@ -15,6 +15,7 @@
 //! client may take to send a request or read a reply, and how many
 //! connections may be open.
 
+mod colours;
 mod conn;
 pub mod worker;
 

@@ -133,6 +133,9 @@ fn work(request: &Request) -> pegflip::Result<Value> {
         ..Default::default()
     };
     let puzzle = Puzzle::parse_within(&request.toml, &request.file, &ceiling)?;
+    if puzzle.colours() > 2 {
+        return super::colours::work(&puzzle, &request.op);
+    }
     let program = puzzle.compile()?;
     match &request.op {
         Op::Load => view(&program),
@@ -179,39 +182,11 @@ fn parse_state(program: &Program, text: &str) -> pegflip::Result<Bits> {
 /// Everything the page needs to draw and play the puzzle.
 fn view(program: &Program) -> pegflip::Result<Value> {
     let puzzle = program.puzzle();
-    let board = &puzzle.board;
-    if board.cells() > render::SVG_CELLS {
-        return Err(pegflip::Limits::exceeded_bound(
-            "svg-cells",
-            "the number of cells to draw",
-            board.cells() as u128,
-            render::SVG_CELLS as u128,
-            "the page draws boards of at most 10,000 cells; `pegflip solve` takes larger ones",
-        ));
-    }
     if let Some(reason) = program.unlisted_reason() {
         return Err(pegflip::Error::Usage(format!(
             "the page cannot play this puzzle: {reason}"
         )));
     }
-    let (centres, width, height) = render::layout(board);
-    let cells: Vec<Value> = centres
-        .iter()
-        .enumerate()
-        .map(|(i, &(x, y))| {
-            let cell = pegflip::CellId(i);
-            let [row, col] = board.coord(cell);
-            json!({ "x": x, "y": y, "label": board.label(cell), "row": row, "col": col })
-        })
-        .collect();
-    let edges: Vec<[usize; 2]> = match board.lattice() {
-        Lattice::Graph(links) => links
-            .iter()
-            .enumerate()
-            .flat_map(|(a, l)| l.iter().filter(move |b| b.0 > a).map(move |b| [a, b.0]))
-            .collect(),
-        _ => Vec::new(),
-    };
     let ids = |cells: &[pegflip::CellId]| cells.iter().map(|c| c.0).collect::<Vec<_>>();
     let moves: Vec<Value> = program
         .moves()
@@ -253,7 +228,52 @@ fn view(program: &Program) -> pegflip::Result<Value> {
             "shown": targets.iter().take(8).map(|t| puzzle.board_text(t)).collect::<Vec<_>>(),
         }),
     };
-    let metric = puzzle.metric.name();
+    let mut view = geometry(puzzle)?;
+    view["pegs"] =
+        // Drawn as holes and pegs when the file declares jumps, even where none fits the board.
+        json!(puzzle.rules.iter().any(|r| matches!(r, pegflip::puzzle::MoveRule::Jump(_))));
+    view["linear"] = json!(program.is_linear());
+    view["moves"] = json!(moves);
+    view["start"] = json!(bits_text(&start));
+    view["start_note"] = json!(start_note);
+    view["goal"] = goal;
+    view["on"] = json!(puzzle.symbols.on());
+    view["off"] = json!(puzzle.symbols.off());
+    Ok(view)
+}
+
+/// What the page draws any puzzle with: name, cells (position, label,
+/// row and column), size, a graph's edges, the lattice and the metric.
+/// Refused past `svg-cells`.
+pub(super) fn geometry(puzzle: &Puzzle) -> pegflip::Result<Value> {
+    let board = &puzzle.board;
+    if board.cells() > render::SVG_CELLS {
+        return Err(pegflip::Limits::exceeded_bound(
+            "svg-cells",
+            "the number of cells to draw",
+            board.cells() as u128,
+            render::SVG_CELLS as u128,
+            "the page draws boards of at most 10,000 cells; `pegflip solve` takes larger ones",
+        ));
+    }
+    let (centres, width, height) = render::layout(board);
+    let cells: Vec<Value> = centres
+        .iter()
+        .enumerate()
+        .map(|(i, &(x, y))| {
+            let cell = pegflip::CellId(i);
+            let [row, col] = board.coord(cell);
+            json!({ "x": x, "y": y, "label": board.label(cell), "row": row, "col": col })
+        })
+        .collect();
+    let edges: Vec<[usize; 2]> = match board.lattice() {
+        Lattice::Graph(links) => links
+            .iter()
+            .enumerate()
+            .flat_map(|(a, l)| l.iter().filter(move |b| b.0 > a).map(move |b| [a, b.0]))
+            .collect(),
+        _ => Vec::new(),
+    };
     Ok(json!({
         "name": puzzle.name,
         "about": puzzle.about,
@@ -266,16 +286,7 @@ fn view(program: &Program) -> pegflip::Result<Value> {
             Lattice::Triangular => "triangular",
             Lattice::Graph(_) => "graph",
         },
-        // Drawn as holes and pegs when the file declares jumps, even where none fits the board.
-        "pegs": puzzle.rules.iter().any(|r| matches!(r, pegflip::puzzle::MoveRule::Jump(_))),
-        "linear": program.is_linear(),
-        "metric": metric,
-        "moves": moves,
-        "start": bits_text(&start),
-        "start_note": start_note,
-        "goal": goal,
-        "on": puzzle.symbols.on().to_string(),
-        "off": puzzle.symbols.off().to_string(),
+        "metric": puzzle.metric.name(),
     }))
 }
 

@@ -3,6 +3,8 @@
 
 const $ = (id) => document.getElementById(id);
 const SVGNS = "http://www.w3.org/2000/svg";
+// A board of k colours travels as one digit a cell, its colour's place in the cycle.
+const DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz";
 
 // The puzzle being played: its file, the view the server compiled from it,
 // the board, the moves played (for undo and redo), the last answer from the
@@ -32,8 +34,9 @@ function el(name, attrs, parent) {
   return node;
 }
 
-// Draws `state` on `svg` in the view's geometry: tiles for toggles, holes and
-// pegs for jumps, `#` on marked cells, and the hinted move.
+// Draws `state` on `svg` in the view's geometry: tiles for toggles (in the
+// puzzle's colours when it has more than two), holes and pegs for jumps, the
+// marks on marked cells (`opts.marked`, cell to text), and the hinted move.
 function draw(svg, view, state, opts = {}) {
   const scale = opts.scale || 1;
   svg.replaceChildren();
@@ -49,7 +52,16 @@ function draw(svg, view, state, opts = {}) {
     const g = el("g", { class: "cell", "data-cell": i, "data-on": on ? "1" : "0" }, svg);
     const title = el("title", {}, g);
     title.textContent = c.label;
-    if (view.pegs) {
+    if (view.colours) {
+      const v = DIGITS.indexOf(state[i]);
+      g.dataset.colour = v;
+      title.textContent = `${c.label}: ${view.states[v]}`;
+      el("rect", { x: c.x - 13, y: c.y - 13, width: 26, height: 26, rx: 3, fill: view.palette[v], stroke: "#999" }, g);
+      if (v > 0 && !(opts.marked && opts.marked.has(i))) {
+        const t = el("text", { x: c.x, y: c.y + 5, "text-anchor": "middle", "font-size": 13, fill: "#fff", "pointer-events": "none" }, g);
+        t.textContent = view.states[v];
+      }
+    } else if (view.pegs) {
       el("circle", { cx: c.x, cy: c.y, r: 13, fill: "transparent" }, g);
       el("circle", { cx: c.x, cy: c.y, r: 5, fill: "#d8d2c4" }, g);
       if (on) el("circle", { cx: c.x, cy: c.y, r: 10, fill: opts.selected === i ? "#e8850c" : "#3b5b92" }, g);
@@ -57,8 +69,9 @@ function draw(svg, view, state, opts = {}) {
       el("rect", { x: c.x - 13, y: c.y - 13, width: 26, height: 26, rx: 3, fill: on ? "#2b2b2b" : "#f1efe8", stroke: "#999" }, g);
     }
     if (opts.marked && opts.marked.has(i)) {
-      const t = el("text", { x: c.x, y: c.y + 6, "text-anchor": "middle", "font-size": 16, "font-weight": "bold", fill: "#d62728", class: "mark" }, g);
-      t.textContent = "#";
+      const fill = view.colours ? "#111" : "#d62728";
+      const t = el("text", { x: c.x, y: c.y + 6, "text-anchor": "middle", "font-size": 16, "font-weight": "bold", fill, class: "mark", "pointer-events": "none" }, g);
+      t.textContent = opts.marked.get(i);
     }
   });
   if (opts.hint !== null && opts.hint !== undefined) {
@@ -77,9 +90,17 @@ function draw(svg, view, state, opts = {}) {
 
 function redraw() {
   if (!game.view) return;
-  const marked = new Set();
+  // A certificate's cells: `#` on two colours, each cell's weight on more.
+  const marked = new Map();
   const a = game.answer;
-  if (a && a.certificates) for (const cert of a.certificates) for (const c of cert) marked.add(c);
+  if (a && a.certificates) {
+    for (const cert of a.certificates) {
+      for (const c of cert) {
+        if (Array.isArray(c)) marked.set(c[0], String(c[1]));
+        else marked.set(c, "#");
+      }
+    }
+  }
   draw($("board"), game.view, game.state, { scale: boardScale(game.view), marked, hint: game.hint, selected: game.selected });
   $("board").dataset.state = game.state;
 }
@@ -94,9 +115,16 @@ function legal(m, state) {
   return m.need_on.every((c) => state[c] === "1") && m.need_off.every((c) => state[c] === "0");
 }
 
-function apply(m, state) {
+// The board after move `m`, or before it when `sign` is -1: a press of k
+// colours adds its amounts (mod k), a move of two colours flips its cells.
+function apply(m, state, sign = 1) {
   const s = state.split("");
-  for (const c of m.flip) s[c] = s[c] === "1" ? "0" : "1";
+  const k = game.view.colours;
+  if (k) {
+    for (const [c, a] of m.adds) s[c] = DIGITS[(((DIGITS.indexOf(s[c]) + sign * a) % k) + k) % k];
+  } else {
+    for (const c of m.flip) s[c] = s[c] === "1" ? "0" : "1";
+  }
   return s.join("");
 }
 
@@ -183,7 +211,7 @@ function undo() {
   if (game.animating || game.history.length === 0) return;
   const i = game.history.pop();
   game.undone.push(i);
-  game.state = apply(game.view.moves[i], game.state);
+  game.state = apply(game.view.moves[i], game.state, -1);
   afterMove();
 }
 
@@ -386,7 +414,9 @@ async function explore() {
   game.explored = d;
   const lin = $("linear");
   lin.replaceChildren();
-  if (d.linear) {
+  if (d.colours) {
+    exploreColours(d.colours);
+  } else if (d.linear) {
     const l = d.linear;
     lin.innerHTML = `<p>Linear over GF(2): rank <b id="rank">${l.rank}</b>, nullity <b id="nullity">${l.nullity}</b>; ` +
       `<b id="solvable">${l.solvable_states}</b> boards (2^rank) can reach each of the ${l.targets} target${l.targets === 1 ? "" : "s"}.</p>` +
@@ -395,7 +425,7 @@ async function explore() {
     quiet.replaceChildren();
     for (const q of l.quiet) {
       const svg = document.createElementNS(SVGNS, "svg");
-      const marked = new Set([...q].map((b, i) => (b === "1" ? i : -1)).filter((i) => i >= 0));
+      const marked = new Map([...q].map((b, i) => [i, b]).filter(([, b]) => b === "1").map(([i]) => [i, "#"]));
       draw(svg, game.view, "0".repeat(q.length), { scale: Math.min(0.6, 160 / Math.max(game.view.width, game.view.height)), marked });
       quiet.appendChild(svg);
     }
@@ -428,6 +458,25 @@ async function explore() {
   $("explore-status").textContent = `solvable boards by ${label} (click a bar to choose it)`;
   $("picker").hidden = false;
   markBar();
+}
+
+// The algebra of a puzzle of k colours, and its quiet patterns drawn as the
+// times each cell is pressed.
+function exploreColours(l) {
+  const rank = l.rank === null ? "" : `rank <b id="rank">${l.rank}</b>, nullity <b id="nullity">${l.nullity}</b>; `;
+  $("linear").innerHTML = `<p>Linear over ${l.ring} (presses add modulo <b id="modulus">${l.modulus}</b>): ${rank}` +
+    `<b id="solvable">${l.solvable_states}</b> boards can reach the goal (${l.per_target} reach each target class); ` +
+    `${l.quiet_count} press counts change nothing.</p>` +
+    (l.generators ? `<p class="small">Quiet patterns (pressing each cell the times written changes nothing)${l.quiet_shown < l.generators ? `, the first ${l.quiet_shown} of ${l.generators}` : ""}:</p>` : "");
+  const quiet = $("quiet");
+  quiet.replaceChildren();
+  for (const q of l.quiet) {
+    const svg = document.createElementNS(SVGNS, "svg");
+    const marked = new Map();
+    [...q].forEach((t, i) => { if (t !== "0") marked.set(i, String(DIGITS.indexOf(t))); });
+    draw(svg, game.view, "0".repeat(q.length), { scale: Math.min(0.6, 160 / Math.max(game.view.width, game.view.height)), marked });
+    quiet.appendChild(svg);
+  }
 }
 
 function markBar() {
