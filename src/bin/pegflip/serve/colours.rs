@@ -320,7 +320,7 @@ fn pick(program: &ColourProgram, distance: u32, seed: u64) -> pegflip::Result<Va
         if d == distance {
             // Reservoir sampling: the n-th board replaces the choice with chance 1/n.
             seen += 1;
-            if next() % seen == 0 {
+            if next().is_multiple_of(seen) {
                 chosen = Some(board.to_vec());
             }
         }
