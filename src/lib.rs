@@ -106,9 +106,9 @@ pub use query::{
 };
 pub use render::write_json;
 pub use run::{
-    ColourFacts, Eliminated, LayerEstimate, Sampling, analyze, colour_layers, enumerate,
-    estimate_layers, generate, run_solve, solve, solve_colours, solve_linear, solve_with,
-    state_graph,
+    ColourFacts, Eliminated, LayerEstimate, Sampling, analyze, colour_layers, colour_state_graph,
+    enumerate, estimate_layers, generate, run_solve, solve, solve_colours, solve_linear,
+    solve_with, state_graph,
 };
 
 /// The examples of README.md, run as doctests.

@@ -1,4 +1,7 @@
 //! The state graph reachable from a board: every state and every legal move between them, bounded by `graph-states`.
+//!
+//! Two colours by the program's moves (guarded or not); k colours by the
+//! presses, each adding its amounts modulo k.
 
 use std::collections::VecDeque;
 
@@ -9,6 +12,7 @@ use crate::bits::Bits;
 use crate::error::Result;
 use crate::limits::Limits;
 use crate::program::Program;
+use crate::program::colours::ColourProgram;
 
 /// The cost of a state graph of at most `graph-states` states: each state's
 /// words, its index entry and its node.
@@ -63,4 +67,33 @@ pub(crate) fn state_graph(
         }
     }
     Ok(graph)
+}
+
+/// The boards of k colours reachable from `start` (nodes, the start first)
+/// joined by the presses between them (edges, weighted by press index),
+/// found breadth-first. The caller has checked their number, known from the
+/// algebra, against `graph-states`.
+pub(crate) fn colour_graph(program: &ColourProgram, start: &[u64]) -> DiGraph<Vec<u64>, usize> {
+    let k = program.modulus();
+    let mut graph: DiGraph<Vec<u64>, usize> = DiGraph::new();
+    let mut index: FxHashMap<Vec<u64>, NodeIndex> = FxHashMap::default();
+    let mut queue = VecDeque::new();
+    let start: Vec<u64> = start.iter().map(|&v| v % k).collect();
+    index.insert(start.clone(), graph.add_node(start.clone()));
+    queue.push_back(start);
+    while let Some(board) = queue.pop_front() {
+        let from = index[&board];
+        for (m, press) in program.moves().iter().enumerate() {
+            let mut after = board.clone();
+            for &(cell, a) in &press.adds {
+                after[cell.0] = (after[cell.0] + a) % k;
+            }
+            let to = *index.entry(after.clone()).or_insert_with(|| {
+                queue.push_back(after.clone());
+                graph.add_node(after)
+            });
+            graph.add_edge(from, to, m);
+        }
+    }
+    graph
 }

@@ -16,7 +16,7 @@ use crate::puzzle::{GoalRule, Guard, MoveRule, Puzzle};
 
 /// Where puzzles of more than two colours are answered, for the message
 /// of a command that takes two colours only.
-pub const WHERE_COLOURS_WORK: &str = "`solve`, `batch`, `verify`, `states`, `analyze`, `check`, `list` and the page (`serve`) take puzzles of more colours";
+pub const WHERE_COLOURS_WORK: &str = "`solve`, `batch`, `verify`, `states`, `analyze`, `graph`, `check`, `list` and the page (`serve`) take puzzles of more colours";
 
 /// One press: the cell pressed and what it adds to each cell it changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -224,6 +224,29 @@ impl ColourProgram {
             Some(_) => (index < self.cells()).then_some(CellId(index)),
             None => self.moves().get(index).map(|m| m.cell),
         }
+    }
+
+    /// What press `index` adds, `(cell, amount)` by cell, listed or not:
+    /// column `index` of the move matrix.
+    pub fn press_adds(&self, index: usize) -> Vec<(usize, u64)> {
+        if let Some(s) = &self.inner.stencil {
+            let (r, c) = ((index / s.cols) as isize, (index % s.cols) as isize);
+            let mut adds: Vec<(usize, u64)> = s
+                .offsets
+                .iter()
+                .filter_map(|&(dr, dc, a)| {
+                    let (rr, cc) = (r + dr, c + dc);
+                    ((0..s.rows as isize).contains(&rr) && (0..s.cols as isize).contains(&cc))
+                        .then(|| (rr as usize * s.cols + cc as usize, a))
+                })
+                .collect();
+            adds.sort_unstable();
+            return adds;
+        }
+        self.moves()
+            .get(index)
+            .map(|m| m.adds.iter().map(|&(c, a)| (c.0, a)).collect())
+            .unwrap_or_default()
     }
 
     /// Adds `times` presses of every press to `board`: `board + A x` (mod k).

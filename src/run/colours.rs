@@ -173,10 +173,24 @@ impl Eliminated {
     /// distinct coset of targets (two targets share one when the presses
     /// take one to the other).
     pub fn solvable_boards(&self) -> Result<Order> {
-        let targets = self.program.targets();
+        let classes = self.target_classes()?;
+        let mut order = self.solvable()?;
+        for (p, e) in prime_powers(classes.len() as u64) {
+            match order.0.iter_mut().find(|(q, _)| *q == p) {
+                Some((_, x)) => *x += u64::from(e),
+                None => order.0.push((p, u64::from(e))),
+            }
+        }
+        order.0.sort_unstable();
+        Ok(order)
+    }
+
+    /// One target of each class: two targets share a class when the
+    /// presses take one to the other.
+    fn target_classes(&self) -> Result<Vec<&[u64]>> {
         let k = self.program.modulus();
         let mut classes: Vec<&[u64]> = Vec::new();
-        for (_, t) in targets {
+        for (_, t) in self.program.targets() {
             let mut known = false;
             for c in &classes {
                 let d: Vec<u64> = t.iter().zip(*c).map(|(&a, &b)| (a + k - b) % k).collect();
@@ -189,15 +203,62 @@ impl Eliminated {
                 classes.push(t);
             }
         }
-        let mut order = self.solvable()?;
-        for (p, e) in prime_powers(classes.len() as u64) {
-            match order.0.iter_mut().find(|(q, _)| *q == p) {
-                Some((_, x)) => *x += u64::from(e),
-                None => order.0.push((p, u64::from(e))),
+        Ok(classes)
+    }
+
+    /// Whether [`Eliminated::list_boards`] can list this puzzle's boards:
+    /// its modulus is a prime that fits byte lanes.
+    pub fn lists_by_basis(&self) -> bool {
+        let k = self.program.modulus();
+        k <= MAX_LANE_MODULUS && prime_powers(k) == [(k, 1)]
+    }
+
+    /// Visits every board that can reach a target once, holding one board:
+    /// for each class of targets, the target plus every combination of a
+    /// basis of the image (the columns of `A` outside a pivot set of the
+    /// quiet patterns, which are independent and as many as the rank),
+    /// walked as a mixed-radix counter. For a prime modulus up to 128
+    /// ([`Eliminated::lists_by_basis`]); `visit` may stop the walk with an error.
+    pub fn list_boards(&self, mut visit: impl FnMut(&[u64]) -> Result<()>) -> Result<()> {
+        if !self.lists_by_basis() {
+            return Err(Error::Usage(format!(
+                "listing by a basis of the image needs a prime number of colours up to {MAX_LANE_MODULUS}, not {}",
+                self.program.modulus()
+            )));
+        }
+        let k = self.program.modulus();
+        let presses = self.program.move_count();
+        let Kernel::Bytes(kernel) = self.kernel()? else {
+            return Err(Error::Internal(
+                "a modulus within byte lanes gave wide quiet patterns".into(),
+            ));
+        };
+        let mut rows: Vec<Vec<u8>> = kernel.iter().map(|(g, _)| g.clone()).collect();
+        let mut free = vec![true; presses];
+        for j in crate::zk::field::rref(&mut rows, presses, k as u8) {
+            free[j] = false;
+        }
+        let basis: Vec<Vec<(usize, u64)>> = (0..presses)
+            .filter(|&j| free[j])
+            .map(|j| self.program.press_adds(j))
+            .collect();
+        for class in self.target_classes()? {
+            let mut board = class.to_vec();
+            let mut digits = vec![0u64; basis.len()];
+            visit(&board)?;
+            // Raise digit i; the digits below it go from k - 1 back to 0,
+            // which is their column added once more.
+            while let Some(i) = digits.iter().position(|&d| d + 1 < k) {
+                for (j, column) in basis.iter().enumerate().take(i + 1) {
+                    digits[j] = if j == i { digits[j] + 1 } else { 0 };
+                    for &(cell, a) in column {
+                        board[cell] = (board[cell] + a) % k;
+                    }
+                }
+                visit(&board)?;
             }
         }
-        order.0.sort_unstable();
-        Ok(order)
+        Ok(())
     }
 
     /// The facts `analyze` prints.
@@ -420,4 +481,27 @@ pub fn colour_layers(
         "raise --max-memory if the machine has room, or count with --count",
     )?;
     crate::engines::zk_layers::layers(program, visit)
+}
+
+/// The boards of k colours reachable from `start`, joined by the presses
+/// between them (edge weights are press indices), the start first. Their
+/// number is the image's size, known before the search starts: refused past
+/// `graph-states`, or when the moves are not listed.
+pub fn colour_state_graph(
+    program: &ColourProgram,
+    start: &[u64],
+    limits: &Limits,
+) -> Result<petgraph::graph::DiGraph<Vec<u64>, usize>> {
+    let plan = colour_plan(program, limits)?;
+    let reachable = Eliminated::new(program, &plan)?.solvable()?;
+    limits.check(
+        "graph-states",
+        "the number of boards reachable from the start",
+        reachable.to_u128().unwrap_or(u128::MAX),
+        "a drawing of more boards would not be readable; `pegflip states --count` counts them",
+    )?;
+    if let Some(reason) = program.moves_refusal(limits) {
+        return Err(Error::Usage(reason));
+    }
+    Ok(crate::engines::graph::colour_graph(program, start))
 }

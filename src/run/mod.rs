@@ -14,7 +14,7 @@ mod states;
 
 pub use crate::engines::sample::{LayerEstimate, Sampling};
 pub use analyze::analyze;
-pub use colours::{ColourFacts, Eliminated, colour_layers, solve_colours};
+pub use colours::{ColourFacts, Eliminated, colour_layers, colour_state_graph, solve_colours};
 pub use generate::generate;
 pub(crate) use solve::{BatchEngine, Prepared, pressed};
 pub use solve::{run_solve, solve, solve_linear, solve_with};

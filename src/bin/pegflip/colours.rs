@@ -191,6 +191,33 @@ pub fn states(
         return Ok(crate::OK);
     }
     let program = eliminated.program();
+    let write_error = |source| pegflip::Error::Write {
+        path: "<stdout>".into(),
+        source,
+    };
+    if !histogram && eliminated.lists_by_basis() {
+        // Streamed from a basis of the image, one board held at a time.
+        if json {
+            write!(out, "{{\"states\": [")?;
+        }
+        let mut first = true;
+        eliminated.list_boards(|board| {
+            let text = program.board_text(board);
+            let line = if json {
+                let comma = if first { "" } else { ", " };
+                write!(out, "{comma}{}", json!(text))
+            } else {
+                writeln!(out, "{text}")
+            };
+            first = false;
+            line.map_err(write_error)
+        })?;
+        if json {
+            writeln!(out, "]}}")?;
+        }
+        out.flush()?;
+        return Ok(crate::OK);
+    }
     let mut layers: Vec<u128> = Vec::new();
     let mut listed: Vec<String> = Vec::new();
     pegflip::colour_layers(program, &puzzle.limits, |distance, board| {
@@ -203,10 +230,7 @@ pub fn states(
             if json {
                 listed.push(text);
             } else {
-                writeln!(out, "{text}").map_err(|source| pegflip::Error::Write {
-                    path: "<stdout>".into(),
-                    source,
-                })?;
+                writeln!(out, "{text}").map_err(write_error)?;
             }
         }
         Ok(())

@@ -32,6 +32,9 @@ pub struct Args {
 
 pub fn run(args: &Args) -> anyhow::Result<u8> {
     let puzzle = args.puzzle.load()?;
+    if puzzle.colours() > 2 {
+        return colours(args, &puzzle);
+    }
     let program = puzzle.compile()?;
     let start = if args.from == "start" {
         puzzle.start.clone().ok_or_else(|| {
@@ -60,6 +63,46 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         .node_indices()
         .filter(|&n| program.is_target(&states[n]))
         .collect();
+    write(args, &graph, &targets)
+}
+
+/// `graph` on a puzzle of k colours: the boards reachable from `--from` by
+/// presses, each adding its amounts modulo k.
+fn colours(args: &Args, puzzle: &pegflip::Puzzle) -> anyhow::Result<u8> {
+    use pegflip::program::colours::ColourProgram;
+    let program = ColourProgram::compile(puzzle, &puzzle.limits)?;
+    let start = if args.from == "start" {
+        puzzle.start_colours.clone().ok_or_else(|| {
+            pegflip::Error::Usage(format!("{} declares no start position", args.puzzle.puzzle))
+        })?
+    } else {
+        let read = puzzle.read_colours(&args.from, "--from")?;
+        crate::warn(&read.warnings);
+        read.digits
+    };
+    if args.explain {
+        let plan = pegflip::plan::colour_plan(&program, &puzzle.limits)?;
+        crate::common::explain(&plan.erase());
+    }
+    let boards = pegflip::colour_state_graph(&program, &start, &puzzle.limits)?;
+    let graph = boards.map(
+        |_, b| program.board_text(b),
+        |_, &m| pegflip::answer::describe_press(&program, m, 1),
+    );
+    let targets: Vec<NodeIndex> = boards
+        .node_indices()
+        .filter(|&n| program.targets().iter().any(|(_, t)| *t == boards[n]))
+        .collect();
+    write(args, &graph, &targets)
+}
+
+/// Writes the graph as DOT (targets drawn doubled) or, with `--json`, as
+/// nodes and edges.
+fn write(
+    args: &Args,
+    graph: &DiGraph<String, String>,
+    targets: &[NodeIndex],
+) -> anyhow::Result<u8> {
     if args.json {
         let nodes: Vec<_> = graph
             .node_indices()
@@ -90,7 +133,7 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         format!("label = {:?}{shape}", g[n])
     };
     let dot = Dot::with_attr_getters(
-        &graph,
+        graph,
         &[Config::EdgeNoLabel, Config::NodeNoLabel],
         &edge_attr,
         &node_attr,
