@@ -54,6 +54,15 @@ impl Dense {
         }
     }
 
+    /// Over the ring, press counts whose boards generate the image, each
+    /// with its board's order ([`System::image_presses`]); `None` over a field.
+    pub(crate) fn image_presses(&self) -> Option<Vec<(Vec<u64>, u64)>> {
+        match self {
+            Dense::Field { .. } => None,
+            Dense::Ring(system) => Some(system.image_presses()),
+        }
+    }
+
     /// Presses with `A x = d`, or a certificate.
     pub(crate) fn solve(&self, d: &[u64]) -> std::result::Result<Vec<u64>, Vec<u64>> {
         match self {

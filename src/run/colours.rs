@@ -207,26 +207,37 @@ impl Eliminated {
     }
 
     /// Whether [`Eliminated::list_boards`] can list this puzzle's boards:
-    /// its modulus is a prime that fits byte lanes.
+    /// its modulus is a prime that fits byte lanes, or it was eliminated
+    /// densely over the ring.
     pub fn lists_by_basis(&self) -> bool {
         let k = self.program.modulus();
-        k <= MAX_LANE_MODULUS && prime_powers(k) == [(k, 1)]
+        (k <= MAX_LANE_MODULUS && prime_powers(k) == [(k, 1)])
+            || matches!(&self.engine, Engine::Dense(d) if d.image_presses().is_some())
     }
 
-    /// Visits every board that can reach a target once, holding one board:
-    /// for each class of targets, the target plus every combination of a
-    /// basis of the image (the columns of `A` outside a pivot set of the
-    /// quiet patterns, which are independent and as many as the rank),
-    /// walked as a mixed-radix counter. For a prime modulus up to 128
-    /// ([`Eliminated::lists_by_basis`]); `visit` may stop the walk with an error.
-    pub fn list_boards(&self, mut visit: impl FnMut(&[u64]) -> Result<()>) -> Result<()> {
-        if !self.lists_by_basis() {
-            return Err(Error::Usage(format!(
-                "listing by a basis of the image needs a prime number of colours up to {MAX_LANE_MODULUS}, not {}",
-                self.program.modulus()
-            )));
-        }
+    /// Generators of the image, each a board as `(cell, amount)` with its
+    /// order. For a prime modulus, the columns of `A` outside a pivot set
+    /// of the quiet patterns (independent, and as many as the rank); over
+    /// the ring, the boards of the Smith form's press counts.
+    fn image_basis(&self) -> Result<Vec<(Vec<(usize, u64)>, u64)>> {
         let k = self.program.modulus();
+        if let Engine::Dense(dense) = &self.engine
+            && let Some(presses) = dense.image_presses()
+        {
+            let clear = vec![0u64; self.program.cells()];
+            return Ok(presses
+                .into_iter()
+                .map(|(w, order)| {
+                    let board = self.program.apply(&clear, &w);
+                    let sparse = board
+                        .into_iter()
+                        .enumerate()
+                        .filter(|&(_, v)| v != 0)
+                        .collect();
+                    (sparse, order)
+                })
+                .collect());
+        }
         let presses = self.program.move_count();
         let Kernel::Bytes(kernel) = self.kernel()? else {
             return Err(Error::Internal(
@@ -238,18 +249,34 @@ impl Eliminated {
         for j in crate::zk::field::rref(&mut rows, presses, k as u8) {
             free[j] = false;
         }
-        let basis: Vec<Vec<(usize, u64)>> = (0..presses)
+        Ok((0..presses)
             .filter(|&j| free[j])
-            .map(|j| self.program.press_adds(j))
-            .collect();
+            .map(|j| (self.program.press_adds(j), k))
+            .collect())
+    }
+
+    /// Visits every board that can reach a target once, holding one board:
+    /// for each class of targets, the target plus every combination of the
+    /// image's generators, each below its order, walked as a mixed-radix
+    /// counter. When [`Eliminated::lists_by_basis`]; `visit` may stop the
+    /// walk with an error.
+    pub fn list_boards(&self, mut visit: impl FnMut(&[u64]) -> Result<()>) -> Result<()> {
+        let k = self.program.modulus();
+        if !self.lists_by_basis() {
+            return Err(Error::Usage(format!(
+                "listing by a basis of the image needs a prime number of colours up to \
+                 {MAX_LANE_MODULUS}, or dense elimination; this puzzle has {k} colours and is chased"
+            )));
+        }
+        let basis = self.image_basis()?;
         for class in self.target_classes()? {
             let mut board = class.to_vec();
             let mut digits = vec![0u64; basis.len()];
             visit(&board)?;
-            // Raise digit i; the digits below it go from k - 1 back to 0,
-            // which is their column added once more.
-            while let Some(i) = digits.iter().position(|&d| d + 1 < k) {
-                for (j, column) in basis.iter().enumerate().take(i + 1) {
+            // Raise digit i; the digits below it go from their order - 1
+            // back to 0, which is their generator added once more.
+            while let Some(i) = (0..basis.len()).find(|&i| digits[i] + 1 < basis[i].1) {
+                for (j, (column, _)) in basis.iter().enumerate().take(i + 1) {
                     digits[j] = if j == i { digits[j] + 1 } else { 0 };
                     for &(cell, a) in column {
                         board[cell] = (board[cell] + a) % k;

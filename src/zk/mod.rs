@@ -294,6 +294,21 @@ impl PrimePower {
             .collect())
     }
 
+    /// Press counts whose boards generate the image over Z_q, each with
+    /// its board's order: with `L A V = D`, `A` times column t of `V` is
+    /// `p^val_t` times column t of `L⁻¹`, and those columns are a basis.
+    fn image_presses(&self) -> Vec<(Vec<u64>, u64)> {
+        self.valuations
+            .iter()
+            .enumerate()
+            .filter(|&(_, &val)| val < self.e)
+            .map(|(t, &val)| {
+                let column = self.v.iter().map(|row| row[t]).collect();
+                (column, self.p.pow(self.e - val))
+            })
+            .collect()
+    }
+
     /// The kernel's cyclic generators over Z_q, each with its order.
     fn kernel(&self) -> Vec<(Vec<u64>, u64)> {
         let cols = self.v.len();
@@ -491,6 +506,28 @@ impl System {
             .fold(0, |s, (&yi, &bi)| (s + mul(yi % k, bi % k, k)) % k)
             != 0;
         y.len() == self.rows && kills && sees
+    }
+
+    /// Press counts `w` whose boards `A w` generate the image over Z_k,
+    /// each with its board's order: every board the presses reach is one
+    /// sum of multiples of those boards, in exactly one way when each
+    /// multiple is below its order.
+    pub fn image_presses(&self) -> Vec<(Vec<u64>, u64)> {
+        let k = u128::from(self.k);
+        self.parts
+            .iter()
+            .flat_map(|part| {
+                // Times the other prime powers: 0 there, a unit times the column mod q.
+                let rest = u128::from(self.k / part.q);
+                part.image_presses().into_iter().map(move |(w, order)| {
+                    let lifted = w
+                        .iter()
+                        .map(|&v| ((u128::from(v) * rest) % k) as u64)
+                        .collect();
+                    (lifted, order)
+                })
+            })
+            .collect()
     }
 
     /// Generators of the kernel over Z_k, each with its order: every press
