@@ -56,6 +56,9 @@ enum Engine {
     Dense(Dense),
 }
 
+/// A generator of the image: a board as `(cell, amount)`, with its order.
+type Generator = (Vec<(usize, u64)>, u64);
+
 /// What `analyze` says of a puzzle of k colours.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ColourFacts {
@@ -219,7 +222,7 @@ impl Eliminated {
     /// order. For a prime modulus, the columns of `A` outside a pivot set
     /// of the quiet patterns (independent, and as many as the rank); over
     /// the ring, the boards of the Smith form's press counts.
-    fn image_basis(&self) -> Result<Vec<(Vec<(usize, u64)>, u64)>> {
+    fn image_basis(&self) -> Result<Vec<Generator>> {
         let k = self.program.modulus();
         if let Engine::Dense(dense) = &self.engine
             && let Some(presses) = dense.image_presses()
