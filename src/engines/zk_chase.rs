@@ -395,12 +395,49 @@ impl ChaseSolver {
         }
     }
 
+    /// The solvable boards' structure, for listing them: the grid cells of
+    /// the last chase row, and generators (each with its order) of the
+    /// image of the small system `m`. A board part `d` is solvable exactly
+    /// when its last row minus `−last_values(d with that row clear)` is in
+    /// that image: the last row's own part enters the last values alone.
+    pub(crate) fn last_row_and_image(&self) -> Result<(Vec<usize>, Generators)> {
+        let (rows, cols) = self.chase.dims();
+        let cells = (0..cols).map(|c| self.chase.index(rows - 1, c)).collect();
+        let system = crate::zk::System::new(self.k, &self.m)?;
+        let k = self.k;
+        let image = system
+            .image_presses()
+            .into_iter()
+            .map(|(w, order)| {
+                let u = self
+                    .m
+                    .iter()
+                    .map(|row| {
+                        row.iter()
+                            .zip(&w)
+                            .fold(0u64, |s, (&a, &b)| (s + a * b % k) % k)
+                    })
+                    .collect();
+                (u, order)
+            })
+            .collect();
+        Ok((cells, image))
+    }
+
+    /// [`Chase::last_values`] of `d`: `m x` must equal it.
+    pub(crate) fn last_values(&self, d: &[u64]) -> Vec<u64> {
+        self.chase.last_values(d)
+    }
+
     /// Generators of the quiet patterns (presses that change nothing), each
     /// with its order, one residue a byte.
     pub(crate) fn kernel(&self) -> Result<Vec<(Vec<u8>, u64)>> {
         kernel_of(&self.chase, &self.m, self.k)
     }
 }
+
+/// Vectors, each with its order, that generate a group.
+pub(crate) type Generators = Vec<(Vec<u64>, u64)>;
 
 /// The stencil with every offset negated: its matrix is the transpose.
 fn negated(stencil: &ColourStencil) -> ColourStencil {

@@ -209,19 +209,11 @@ impl Eliminated {
         Ok(classes)
     }
 
-    /// Whether [`Eliminated::list_boards`] can list this puzzle's boards:
-    /// its modulus is a prime that fits byte lanes, or it was eliminated
-    /// densely over the ring.
-    pub fn lists_by_basis(&self) -> bool {
-        let k = self.program.modulus();
-        (k <= MAX_LANE_MODULUS && prime_powers(k) == [(k, 1)])
-            || matches!(&self.engine, Engine::Dense(d) if d.image_presses().is_some())
-    }
-
     /// Generators of the image, each a board as `(cell, amount)` with its
-    /// order. For a prime modulus, the columns of `A` outside a pivot set
-    /// of the quiet patterns (independent, and as many as the rank); over
-    /// the ring, the boards of the Smith form's press counts.
+    /// order. Over the ring (dense elimination of a composite modulus), the
+    /// boards of the Smith form's press counts; for a prime modulus, the
+    /// columns of `A` outside a pivot set of the quiet patterns
+    /// (independent, and as many as the rank).
     fn image_basis(&self) -> Result<Vec<Generator>> {
         let k = self.program.modulus();
         if let Engine::Dense(dense) = &self.engine
@@ -261,15 +253,15 @@ impl Eliminated {
     /// Visits every board that can reach a target once, holding one board:
     /// for each class of targets, the target plus every combination of the
     /// image's generators, each below its order, walked as a mixed-radix
-    /// counter. When [`Eliminated::lists_by_basis`]; `visit` may stop the
-    /// walk with an error.
+    /// counter. For a composite modulus that was chased, the values off the
+    /// chase's last row are walked, and on that row the image of its small
+    /// system. `visit` may stop the walk with an error.
     pub fn list_boards(&self, mut visit: impl FnMut(&[u64]) -> Result<()>) -> Result<()> {
         let k = self.program.modulus();
-        if !self.lists_by_basis() {
-            return Err(Error::Usage(format!(
-                "listing by a basis of the image needs a prime number of colours up to \
-                 {MAX_LANE_MODULUS}, or dense elimination; this puzzle has {k} colours and is chased"
-            )));
+        if let Engine::Chase(chase) = &self.engine
+            && prime_powers(k) != [(k, 1)]
+        {
+            return self.list_chased(chase, visit);
         }
         let basis = self.image_basis()?;
         for class in self.target_classes()? {
@@ -286,6 +278,66 @@ impl Eliminated {
                     }
                 }
                 visit(&board)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Eliminated::list_boards`] for a chased composite modulus: what the
+    /// presses must add, `d = target − board`, is any values on the cells
+    /// off the chase's last row, and on that row `−last_values` of them plus
+    /// any member of the small system's image. One chase per choice off the
+    /// last row, then the image walked on the row.
+    fn list_chased(
+        &self,
+        chase: &ChaseSolver,
+        mut visit: impl FnMut(&[u64]) -> Result<()>,
+    ) -> Result<()> {
+        let k = self.program.modulus();
+        let n = self.program.cells();
+        let (last, image) = chase.last_row_and_image()?;
+        let mut on_last = vec![false; n];
+        for &c in &last {
+            on_last[c] = true;
+        }
+        let rest: Vec<usize> = (0..n).filter(|&c| !on_last[c]).collect();
+        let mut board = vec![0u64; n];
+        for class in self.target_classes()? {
+            let mut d = vec![0u64; n];
+            let mut digits = vec![0u64; rest.len()];
+            loop {
+                for &c in &last {
+                    d[c] = 0;
+                }
+                let base = chase.last_values(&d);
+                let mut row: Vec<u64> = base.iter().map(|&v| (k - v) % k).collect();
+                let mut inner = vec![0u64; image.len()];
+                let mut emit = |row: &[u64], d: &mut Vec<u64>| {
+                    for (&c, &v) in last.iter().zip(row) {
+                        d[c] = v;
+                    }
+                    for ((b, &t), &x) in board.iter_mut().zip(class).zip(d.iter()) {
+                        *b = (t + k - x) % k;
+                    }
+                    visit(&board)
+                };
+                emit(&row, &mut d)?;
+                while let Some(i) = (0..image.len()).find(|&i| inner[i] + 1 < image[i].1) {
+                    for (j, (u, _)) in image.iter().enumerate().take(i + 1) {
+                        inner[j] = if j == i { inner[j] + 1 } else { 0 };
+                        for (v, &a) in row.iter_mut().zip(u) {
+                            *v = (*v + a) % k;
+                        }
+                    }
+                    emit(&row, &mut d)?;
+                }
+                let Some(i) = digits.iter().position(|&x| x + 1 < k) else {
+                    break;
+                };
+                for (j, &cell) in rest.iter().enumerate().take(i + 1) {
+                    digits[j] = if j == i { digits[j] + 1 } else { 0 };
+                    d[cell] = digits[j];
+                }
             }
         }
         Ok(())

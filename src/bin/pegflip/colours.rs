@@ -195,7 +195,7 @@ pub fn states(
         path: "<stdout>".into(),
         source,
     };
-    if !histogram && eliminated.lists_by_basis() {
+    if !histogram {
         // Streamed from a basis of the image, one board held at a time.
         if json {
             write!(out, "{{\"states\": [")?;
@@ -218,38 +218,26 @@ pub fn states(
         out.flush()?;
         return Ok(crate::OK);
     }
+    // The histogram, by the search from the targets.
     let mut layers: Vec<u128> = Vec::new();
-    let mut listed: Vec<String> = Vec::new();
-    pegflip::colour_layers(program, &puzzle.limits, |distance, board| {
+    pegflip::colour_layers(program, &puzzle.limits, |distance, _| {
         if layers.len() <= distance as usize {
             layers.resize(distance as usize + 1, 0);
         }
         layers[distance as usize] += 1;
-        if !histogram {
-            let text = program.board_text(board);
-            if json {
-                listed.push(text);
-            } else {
-                writeln!(out, "{text}").map_err(write_error)?;
-            }
-        }
         Ok(())
     })?;
-    if histogram {
-        if json {
-            let rows: Vec<_> = layers
-                .iter()
-                .enumerate()
-                .map(|(d, n)| json!({ "distance": d, "count": n.to_string() }))
-                .collect();
-            writeln!(out, "{}", json!({ "histogram": rows }))?;
-        } else {
-            for (d, n) in layers.iter().enumerate() {
-                writeln!(out, "{d} {n}")?;
-            }
+    if json {
+        let rows: Vec<_> = layers
+            .iter()
+            .enumerate()
+            .map(|(d, n)| json!({ "distance": d, "count": n.to_string() }))
+            .collect();
+        writeln!(out, "{}", json!({ "histogram": rows }))?;
+    } else {
+        for (d, n) in layers.iter().enumerate() {
+            writeln!(out, "{d} {n}")?;
         }
-    } else if json {
-        writeln!(out, "{}", json!({ "states": listed }))?;
     }
     out.flush()?;
     Ok(crate::OK)
