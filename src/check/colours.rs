@@ -147,14 +147,7 @@ pub fn verify_colours(program: &ColourProgram, answer: &Answer) -> Result<String
             }
             let mut weights = vec![0u64; program.cells()];
             for (&[r, c], &w) in entry.cells.iter().zip(&weights_given) {
-                let cell = puzzle
-                    .board
-                    .cell_at(r, c)
-                    .ok_or_else(|| CheckError::NotACell {
-                        what: what.clone(),
-                        row: r,
-                        col: c,
-                    })?;
+                let cell = super::cell_named(&puzzle.board, &what, r, c)?;
                 weights[cell.0] = w;
             }
             check_colour_certificate(program, &start, &ColourCertificate { target: t, weights })?;

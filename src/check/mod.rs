@@ -595,16 +595,7 @@ impl<'p> Replay<'p> {
         let cells = step
             .cells
             .iter()
-            .map(|&[r, c]| {
-                puzzle
-                    .board
-                    .cell_at(r, c)
-                    .ok_or_else(|| CheckError::NotACell {
-                        what: what.clone(),
-                        row: r,
-                        col: c,
-                    })
-            })
+            .map(|&[r, c]| cell_named(&puzzle.board, &what, r, c))
             .collect::<Result<Vec<_>, _>>()?;
         let found = [MoveKind::Toggle, MoveKind::Jump]
             .into_iter()
@@ -751,14 +742,7 @@ fn verify_certificates(
         let what = format!("certificate for {target_text}");
         let mut cells = Bits::zeros(program.cells());
         for &[r, c] in &entry.cells {
-            let cell = puzzle
-                .board
-                .cell_at(r, c)
-                .ok_or_else(|| CheckError::NotACell {
-                    what: what.clone(),
-                    row: r,
-                    col: c,
-                })?;
+            let cell = cell_named(&puzzle.board, &what, r, c)?;
             cells.set(cell.0, true);
         }
         let certificate = Certificate {
@@ -771,4 +755,19 @@ fn verify_certificates(
         "{} certificate(s) hold: no sequence of moves reaches the goal",
         targets.len()
     ))
+}
+
+/// The cell at `[r, c]` of an answer, or where the answer (`what`) names a
+/// cell the board does not have.
+pub(crate) fn cell_named(
+    board: &crate::board::Board,
+    what: &str,
+    r: usize,
+    c: usize,
+) -> Result<crate::board::CellId, CheckError> {
+    board.cell_at(r, c).ok_or_else(|| CheckError::NotACell {
+        what: what.to_string(),
+        row: r,
+        col: c,
+    })
 }

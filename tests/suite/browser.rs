@@ -131,6 +131,17 @@ impl Page {
         }
     }
 
+    /// Chooses the puzzle `name` in the page's list.
+    async fn choose(&self, name: &str) {
+        self.client
+            .find(Locator::Css("#puzzle"))
+            .await
+            .unwrap()
+            .select_by_value(name)
+            .await
+            .unwrap();
+    }
+
     /// The board being played, one `0` or `1` per cell.
     async fn board(&self) -> String {
         self.eval("document.getElementById('board').dataset.state")
@@ -333,13 +344,7 @@ async fn story(driver: &str, site: &str) {
     );
 
     // Open french37 and see the certificate: 17 marked cells and the parity sentence.
-    page.client
-        .find(Locator::Css("#puzzle"))
-        .await
-        .unwrap()
-        .select_by_value("french37")
-        .await
-        .unwrap();
+    page.choose("french37").await;
     page.wait_for("document.getElementById('title').textContent === 'Play: French peg solitaire'")
         .await;
     page.wait_for("document.getElementById('status').dataset.state === 'impossible'")
@@ -357,13 +362,7 @@ async fn story(driver: &str, site: &str) {
     page.shot("french37-certificate").await;
 
     // Jumps: on triangle15, click a peg and then a hole, or drag.
-    page.client
-        .find(Locator::Css("#puzzle"))
-        .await
-        .unwrap()
-        .select_by_value("triangle15")
-        .await
-        .unwrap();
+    page.choose("triangle15").await;
     page.wait_for("document.getElementById('title').textContent.includes('riangle')")
         .await;
     page.settled().await;
@@ -438,13 +437,7 @@ async fn story(driver: &str, site: &str) {
     assert_eq!(dragged.as_bytes()[from as usize], b'0');
 
     // Edit: back to flip4x4, break the file, see the message at its line, fix it into a 5x5 game, play it.
-    page.client
-        .find(Locator::Css("#puzzle"))
-        .await
-        .unwrap()
-        .select_by_value("flip4x4")
-        .await
-        .unwrap();
+    page.choose("flip4x4").await;
     page.wait_for("document.getElementById('title').textContent === 'Play: Flip Game'")
         .await;
     let source = page
@@ -529,13 +522,7 @@ async fn story(driver: &str, site: &str) {
 /// promised presses; an impossible start shows its certificate's weights;
 /// Explore gives the algebra over GF(3).
 async fn colours(page: &Page) {
-    page.client
-        .find(Locator::Css("#puzzle"))
-        .await
-        .unwrap()
-        .select_by_value("lights-out-2000")
-        .await
-        .unwrap();
+    page.choose("lights-out-2000").await;
     page.wait_for("document.getElementById('title').textContent === 'Play: Lights Out 2000'")
         .await;
     page.settled().await;

@@ -68,6 +68,33 @@ fn page_board(puzzle: &pegflip::Puzzle, text: &str) -> String {
         .collect()
 }
 
+/// `states --histogram`'s lines as (distance, count).
+fn cli_histogram(out: std::process::Output) -> Vec<(u64, String)> {
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let (d, n) = l.split_once(' ').unwrap();
+            (d.parse().unwrap(), n.to_string())
+        })
+        .collect()
+}
+
+/// An explore reply's histogram as (distance, count).
+fn page_histogram(reply: &Value) -> Vec<(u64, String)> {
+    reply["histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["distance"].as_u64().unwrap(),
+                h["count"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
 /// The names of the puzzles in a `GET /api/puzzles` answer, in order.
 fn offered(list: &str) -> Vec<String> {
     let list: Value = serde_json::from_str(list).unwrap();
@@ -246,25 +273,8 @@ fn explore_and_pick_agree_with_states() {
     assert_eq!(reply["linear"]["solvable_states"], "4096");
     assert_eq!(reply["linear"]["quiet"].as_array().unwrap().len(), 4);
     let out = pegflip(&["states", "flip4x4", "--histogram"], b"");
-    let cli: Vec<(u64, String)> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let (d, n) = l.split_once(' ').unwrap();
-            (d.parse().unwrap(), n.to_string())
-        })
-        .collect();
-    let page: Vec<(u64, String)> = reply["histogram"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| {
-            (
-                h["distance"].as_u64().unwrap(),
-                h["count"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
+    let cli = cli_histogram(out);
+    let page = page_histogram(&reply);
     assert_eq!(page, cli);
     // A board picked at the farthest distance solves in exactly that many moves, and is
     // the board `generate` draws with the same seed.
@@ -394,28 +404,11 @@ fn colour_puzzles_explore_and_pick_as_the_command_line_counts() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let cli: Vec<(u64, String)> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let (d, n) = l.split_once(' ').unwrap();
-            (d.parse().unwrap(), n.to_string())
-        })
-        .collect();
+    let cli = cli_histogram(out);
     let (status, reply) = server.post("/api/explore", &json!({ "toml": toml }));
     assert_eq!(status, 200, "{reply}");
     assert_eq!(reply["colours"]["ring"], "Z/4Z");
-    let page: Vec<(u64, String)> = reply["histogram"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| {
-            (
-                h["distance"].as_u64().unwrap(),
-                h["count"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
+    let page = page_histogram(&reply);
     assert_eq!(page, cli);
     let total: u128 = page.iter().map(|(_, n)| n.parse::<u128>().unwrap()).sum();
     assert_eq!(reply["colours"]["solvable_states"], total.to_string());
