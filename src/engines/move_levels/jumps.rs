@@ -3,6 +3,7 @@
 use crate::error::{Error, Result};
 use crate::program::masks::Masks;
 use crate::program::{MoveKind, Program};
+use crate::symmetry::{Canon, Symmetries};
 
 /// The jumps of a program, by the cell a peg leaves and the cell it lands on.
 pub(super) struct Jumps {
@@ -16,6 +17,245 @@ pub(super) struct Jumps {
     pub(super) leaving: Vec<Vec<(usize, usize)>>,
     /// Per cell: the jumps landing on it, with the cell they leave.
     pub(super) landing: Vec<Vec<(usize, usize)>>,
+    /// The jumps as the successor search takes them: played forward by the
+    /// peg that leaves a cell, and reversed by the peg that landed on one.
+    ahead: Steps,
+    behind: Steps,
+}
+
+/// One jump as a step of a chain: the bits of its three cells, which of
+/// them must hold pegs for it to be played (the rest must be holes), and
+/// the cell the moving peg stands on after it.
+#[derive(Clone, Copy)]
+struct Step {
+    line: u64,
+    need: u64,
+    next: u32,
+    /// The jump's index, for its images.
+    jump: u32,
+}
+
+/// The steps a peg on each cell can take, all cells' in one array.
+struct Steps {
+    steps: Vec<Step>,
+    /// The steps of cell `c` are `steps[first[c]..first[c + 1]]`.
+    first: Vec<u32>,
+    /// The steps grouped by their shape, when few shapes cover them all.
+    patterns: Option<Vec<Pattern>>,
+}
+
+/// Steps of one shape: the other two cells of the line at the same offsets
+/// from the moving peg, each a peg or a hole alike. Where they can be taken
+/// in a position is one AND of shifted copies of it.
+struct Pattern {
+    /// The cells a peg takes such a step from.
+    anchors: u64,
+    /// The other two cells, as offsets from the anchor.
+    offsets: [i32; 2],
+    /// Whether each of them must hold a peg (else a hole).
+    pegs: [bool; 2],
+    /// Per anchor, the index of its step.
+    step_of: Vec<u32>,
+}
+
+/// The most patterns tried at once; past it, steps are tried peg by peg.
+const MAX_PATTERNS: usize = 32;
+
+impl Pattern {
+    /// The anchors where the pattern's step can be taken in `state`.
+    #[inline]
+    fn legal(&self, state: u64) -> u64 {
+        let cell = |k: usize| {
+            let word = if self.pegs[k] { state } else { !state };
+            let d = self.offsets[k];
+            if d >= 0 { word >> d } else { word << -d }
+        };
+        self.anchors & state & cell(0) & cell(1)
+    }
+}
+
+impl Steps {
+    /// `by_cell[c]`: the steps of a peg on cell `c`.
+    fn new(by_cell: Vec<Vec<Step>>) -> Steps {
+        let mut first = vec![0];
+        let mut steps = Vec::new();
+        for cell in by_cell {
+            steps.extend(cell);
+            first.push(steps.len() as u32);
+        }
+        let mut patterns: Vec<Pattern> = Vec::new();
+        for (cell, range) in first.windows(2).enumerate() {
+            for i in range[0]..range[1] {
+                let step = steps[i as usize];
+                let others = step.line & !(1u64 << cell);
+                let (u, v) = (others.trailing_zeros(), 63 - others.leading_zeros());
+                let offsets = [u as i32 - cell as i32, v as i32 - cell as i32];
+                let pegs = [step.need >> u & 1 == 1, step.need >> v & 1 == 1];
+                let at = match patterns
+                    .iter()
+                    .position(|p| p.offsets == offsets && p.pegs == pegs)
+                {
+                    Some(at) => at,
+                    None => {
+                        patterns.push(Pattern {
+                            anchors: 0,
+                            offsets,
+                            pegs,
+                            step_of: vec![0; 64],
+                        });
+                        patterns.len() - 1
+                    }
+                };
+                patterns[at].anchors |= 1 << cell;
+                patterns[at].step_of[cell] = i;
+            }
+        }
+        Steps {
+            steps,
+            first,
+            patterns: (patterns.len() <= MAX_PATTERNS).then_some(patterns),
+        }
+    }
+
+    /// Calls `emit` with every position a chain of steps by the peg on
+    /// `cell` reaches from `state` (every chain and every prefix of one,
+    /// as often as chains reach it).
+    #[inline]
+    fn chain(&self, state: u64, cell: usize, emit: &mut impl FnMut(u64)) {
+        let (from, to) = (self.first[cell] as usize, self.first[cell + 1] as usize);
+        for step in &self.steps[from..to] {
+            if state & step.line == step.need {
+                let next = state ^ step.line;
+                emit(next);
+                self.chain(next, step.next as usize, emit);
+            }
+        }
+    }
+
+    /// As [`Steps::chain`], with the position's `N` images carried along:
+    /// each step XORs its line's images into them (a symmetry maps XOR to
+    /// XOR), and `emit` gets the position and its least image.
+    #[inline]
+    fn chain_images<const N: usize>(
+        &self,
+        state: u64,
+        images: &[u64; N],
+        cell: usize,
+        lines: &[[u64; N]],
+        emit: &mut impl FnMut(u64, u64),
+    ) {
+        let (from, to) = (self.first[cell] as usize, self.first[cell + 1] as usize);
+        for step in &self.steps[from..to] {
+            if state & step.line == step.need {
+                self.take_images(state, images, step, lines, emit);
+            }
+        }
+    }
+
+    /// Takes `step` (legal in `state`) and every chain on from it, with the
+    /// images carried as [`Steps::chain_images`] does.
+    #[inline]
+    fn take_images<const N: usize>(
+        &self,
+        state: u64,
+        images: &[u64; N],
+        step: &Step,
+        lines: &[[u64; N]],
+        emit: &mut impl FnMut(u64, u64),
+    ) {
+        let next = state ^ step.line;
+        let line = &lines[step.jump as usize];
+        let mut after = *images;
+        let mut least = u64::MAX;
+        for k in 0..N {
+            after[k] ^= line[k];
+            least = least.min(after[k]);
+        }
+        emit(next, least);
+        self.chain_images(next, &after, step.next as usize, lines, emit);
+    }
+
+    /// Every chain from every peg of `state`, as [`Steps::chain_images`]:
+    /// the first steps found a pattern at a time when the steps have few.
+    #[inline]
+    fn moves_images<const N: usize>(
+        &self,
+        state: u64,
+        images: &[u64; N],
+        lines: &[[u64; N]],
+        emit: &mut impl FnMut(u64, u64),
+    ) {
+        match &self.patterns {
+            Some(patterns) => {
+                for p in patterns {
+                    let mut legal = p.legal(state);
+                    while legal != 0 {
+                        let anchor = legal.trailing_zeros() as usize;
+                        legal &= legal - 1;
+                        let step = &self.steps[p.step_of[anchor] as usize];
+                        self.take_images(state, images, step, lines, emit);
+                    }
+                }
+            }
+            None => {
+                let mut pegs = state;
+                while pegs != 0 {
+                    let cell = pegs.trailing_zeros() as usize;
+                    pegs &= pegs - 1;
+                    self.chain_images(state, images, cell, lines, emit);
+                }
+            }
+        }
+    }
+}
+
+/// The most symmetries whose images are carried along the chains; a larger
+/// group takes each successor's canonical form by its tables.
+const MAX_ORDER: usize = 16;
+
+/// The images of every jump's cells under a group of symmetries, padded
+/// with the identity to a width the expansion is compiled for, so that a
+/// successor's canonical form is its parent's images XOR the chain's.
+pub(super) enum Images {
+    /// No more than [`MAX_ORDER`] symmetries, padded to 1, 2, 4, 8 or 16.
+    W1(Vec<[u64; 1]>),
+    W2(Vec<[u64; 2]>),
+    W4(Vec<[u64; 4]>),
+    W8(Vec<[u64; 8]>),
+    W16(Vec<[u64; 16]>),
+    /// A larger group.
+    Tables,
+}
+
+impl Images {
+    pub(super) fn new(jumps: &Jumps, group: &Symmetries) -> Images {
+        fn lines<const N: usize>(jumps: &Jumps, group: &Symmetries) -> Vec<[u64; N]> {
+            jumps
+                .masks
+                .flip
+                .iter()
+                .map(|&line| std::array::from_fn(|k| image(group, k, line)))
+                .collect()
+        }
+        match group.len() {
+            0 | 1 => Images::W1(lines(jumps, group)),
+            2 => Images::W2(lines(jumps, group)),
+            3 | 4 => Images::W4(lines(jumps, group)),
+            5..=8 => Images::W8(lines(jumps, group)),
+            9..=MAX_ORDER => Images::W16(lines(jumps, group)),
+            _ => Images::Tables,
+        }
+    }
+}
+
+/// The image of `state` under symmetry `k` of `group`, the identity past its end.
+#[inline]
+fn image(group: &Symmetries, k: usize, state: u64) -> u64 {
+    if k < group.len() {
+        group.apply(k, state)
+    } else {
+        state
+    }
 }
 
 impl Jumps {
@@ -41,14 +281,89 @@ impl Jumps {
             from_cells.push(from);
             to_cells.push(to);
         }
+        let steps = |reversed: bool| {
+            let mut by_cell = vec![Vec::new(); cells];
+            for (j, &[from, over, to]) in lines.iter().enumerate() {
+                let bit = |c: usize| 1u64 << c;
+                let line = bit(from) | bit(over) | bit(to);
+                let (at, need, next) = if reversed {
+                    (to, bit(to), from)
+                } else {
+                    (from, bit(from) | bit(over), to)
+                };
+                by_cell[at].push(Step {
+                    line,
+                    need,
+                    next: next as u32,
+                    jump: j as u32,
+                });
+            }
+            Steps::new(by_cell)
+        };
         Ok(Jumps {
             masks,
             from: from_cells,
             to: to_cells,
+            ahead: steps(false),
+            behind: steps(true),
             lines,
             leaving,
             landing,
         })
+    }
+
+    /// Calls `emit(position, canonical)` for every successor of each of
+    /// `parents` (one move after it forward, one move before it backward),
+    /// with the successor's canonical form under `group`; `images` are the
+    /// jumps' images under the same group. The search's hot loop.
+    pub(super) fn expand(
+        &self,
+        parents: &[u64],
+        forward: bool,
+        group: &Symmetries,
+        images: &Images,
+        emit: &mut impl FnMut(u64, u64),
+    ) {
+        fn carried<const N: usize>(
+            steps: &Steps,
+            parents: &[u64],
+            group: &Symmetries,
+            lines: &[[u64; N]],
+            emit: &mut impl FnMut(u64, u64),
+        ) {
+            for &state in parents {
+                let images: [u64; N] = std::array::from_fn(|k| image(group, k, state));
+                steps.moves_images(state, &images, lines, emit);
+            }
+        }
+        let steps = if forward { &self.ahead } else { &self.behind };
+        match images {
+            Images::W1(lines) => carried(steps, parents, group, lines, emit),
+            Images::W2(lines) => carried(steps, parents, group, lines, emit),
+            Images::W4(lines) => carried(steps, parents, group, lines, emit),
+            Images::W8(lines) => carried(steps, parents, group, lines, emit),
+            Images::W16(lines) => carried(steps, parents, group, lines, emit),
+            Images::Tables => {
+                for &state in parents {
+                    self.successors(state, forward, &mut |t| emit(t, group.canon(t)));
+                }
+            }
+        }
+    }
+
+    /// Calls `emit` with every position one move after `state` (forward)
+    /// or one move before it (backward): every chain of jumps by one peg and
+    /// every prefix of one, as often as chains reach it. The search's hot
+    /// loop; [`Jumps::forward`] and [`Jumps::backward`] give the chains too.
+    #[inline]
+    pub(super) fn successors(&self, state: u64, forward: bool, emit: &mut impl FnMut(u64)) {
+        let steps = if forward { &self.ahead } else { &self.behind };
+        let mut pegs = state;
+        while pegs != 0 {
+            let cell = pegs.trailing_zeros() as usize;
+            pegs &= pegs - 1;
+            steps.chain(state, cell, emit);
+        }
     }
 
     /// A solution in jumps from `start` cut into moves (each run of jumps by

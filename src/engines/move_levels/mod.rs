@@ -250,13 +250,19 @@ impl<'a> Bounded<'a> {
     /// in the regions' bound; when it is not, the next bound searches again.
     fn run(&self, bound: u32, proved: &Levels) -> Result<Search<'a>> {
         let prune = |regions| Some(Prune { regions, bound });
-        let mut fore = Side::new(&[self.start], true, self.fixing_start, prune(self.ahead));
+        let mut fore = Side::new(
+            self.jumps,
+            &[self.start],
+            true,
+            self.fixing_start,
+            prune(self.ahead),
+        );
         let mut backward: Vec<u64> = Vec::new();
         let mut spare: Option<(Meeting, Side<'a>)> = None;
         let cases = self.targets.iter().zip(self.groups).zip(self.behind);
         for (i, ((&target, group), behind)) in cases.enumerate() {
             let remaining = (self.targets.len() - i) as f64;
-            let mut back = Side::new(&[target], false, group, prune(behind));
+            let mut back = Side::new(self.jumps, &[target], false, group, prune(behind));
             let mut found: Option<Meeting> = (0..group.len())
                 .map(|k| group.apply(k, target))
                 .find_map(|image| fore.level(image).map(|f| (f, 0, image)));
@@ -455,7 +461,7 @@ pub fn histogram(
         }
     };
     let group = Symmetries::of(program, &fixed, limits)?;
-    let mut side = Side::new(&sources, forward, &group, None);
+    let mut side = Side::new(&jumps, &sources, forward, &group, None);
     let mut summary = crate::outcome::Summary {
         symmetries: if symmetry { group.len() } else { 1 },
         ..Default::default()
@@ -487,7 +493,8 @@ pub(crate) fn cost(program: &Program) -> (u128, u128) {
 
 #[cfg(test)]
 mod tests {
-    use super::side::settle;
+    use super::jumps::Images;
+    use super::side::Fresh;
     use super::store::{LevelMap, mix};
     use super::*;
 
@@ -503,62 +510,107 @@ mod tests {
         batch.sort_unstable_by_key(|&p| mix(p));
         batch.dedup();
         let (first, second) = batch.split_at(20_000);
-        // The second level is merged in between the keys of the first.
-        let mut one: Vec<u64> = first.iter().step_by(2).copied().collect();
-        map.insert_sorted(&one, 3);
+        let mixes = |list: &[u64]| list.iter().map(|&p| mix(p)).collect::<Vec<u64>>();
+        // The second level is merged in between the keys of the first, and
+        // the third comes in two runs.
+        let one: Vec<u64> = first.iter().step_by(2).copied().collect();
+        map.insert_sorted(&[mixes(&one)], 3);
         let two: Vec<u64> = first.iter().skip(1).step_by(2).copied().collect();
-        map.insert_sorted(&two, 4);
-        map.insert_sorted(second, 5);
+        map.insert_sorted(&[mixes(&two)], 4);
+        let (a, b) = second.split_at(7_000);
+        map.insert_sorted(&[mixes(a), Vec::new(), mixes(b)], 5);
         assert!(map.keys.windows(2).all(|w| w[0] < w[1]));
         assert_eq!(map.index.len(), (1 << map.bits) + 1);
         assert!(map.bits > 8);
         for (list, level) in [(&one, 3), (&two, 4), (&second.to_vec(), 5)] {
             for &p in list {
                 assert_eq!(map.get(p), Some(level), "{p}");
+                assert!(map.contains_mixed(mix(p)));
             }
         }
         for p in (0..50_000u64).map(|i| i * 7919 + 1) {
             assert_eq!(map.get(p), None);
+            assert!(!map.contains_mixed(mix(p)));
         }
         assert!(map.bytes() >= LevelMap::bytes_for(batch.len()));
-        one.clear();
-        map.insert_sorted(&one, 6);
+        map.insert_sorted(&[], 6);
         assert_eq!(map.keys.len(), batch.len());
     }
 
     #[test]
-    fn the_last_level_is_deduplicated_only_when_it_would_not_fit() {
+    fn new_positions_are_deduplicated_only_when_they_would_not_fit() {
         let fit = |most: usize| {
-            move |next: &Vec<u64>| {
-                if next.len() <= most {
+            move |fresh: &Fresh| {
+                if fresh.len() <= most {
                     Ok(())
                 } else {
-                    Err(Error::Internal(format!("{} past {most}", next.len())))
+                    Err(Error::Internal(format!("{} past {most}", fresh.len())))
                 }
             }
         };
+        let keys = |fresh: &Fresh| fresh.buckets.concat();
+        let mut fresh = Fresh::new(1);
+        // Two buckets by the top bit; each chunk adds a sorted run to each.
+        let high = 1u64 << 63;
+        fresh.extend(vec![vec![1, 3], vec![high | 1, high | 3]]);
+        fresh.extend(vec![vec![1, 2], vec![high | 3]]);
         // It fits: left as it is.
-        let mut next = vec![3, 1, 3, 2, 1];
-        let mut settled = 0;
-        settle(&mut next, &mut settled, fit(5)).unwrap();
-        assert_eq!((next.as_slice(), settled), ([3, 1, 3, 2, 1].as_slice(), 0));
+        fresh.settle(fit(7)).unwrap();
+        assert_eq!(keys(&fresh), [1, 3, 1, 2, high | 1, high | 3, high | 3]);
         // It does not: deduplicated, and then it fits.
-        let sorted = |next: &Vec<u64>| {
-            let mut v = next.clone();
-            v.sort_unstable();
-            v
-        };
-        settle(&mut next, &mut settled, fit(3)).unwrap();
-        assert_eq!((sorted(&next), settled), (vec![1, 2, 3], 3));
-        assert!(next.windows(2).all(|w| mix(w[0]) < mix(w[1])));
+        fresh.settle(fit(5)).unwrap();
+        assert_eq!(keys(&fresh), [1, 2, 3, high | 1, high | 3]);
         // Still too many once deduplicated: the check's error.
-        next.extend([4, 4, 5, 6]);
-        assert!(settle(&mut next, &mut settled, fit(4)).is_err());
-        assert_eq!((sorted(&next), settled), (vec![1, 2, 3, 4, 5, 6], 6));
+        fresh.extend(vec![vec![4, 5], vec![high | 4]]);
+        assert!(fresh.settle(fit(6)).is_err());
+        assert_eq!(keys(&fresh), [1, 2, 3, 4, 5, high | 1, high | 3, high | 4]);
         // Grown by less than an eighth since: refused without sorting again.
-        let (mut next, mut settled) = ((0..16).collect::<Vec<u64>>(), 16);
-        next.push(15);
-        assert!(settle(&mut next, &mut settled, fit(16)).is_err());
-        assert_eq!((next.len(), settled), (17, 16));
+        let mut fresh = Fresh::new(0);
+        fresh.extend(vec![(1..=16).collect()]);
+        fresh.dedup();
+        fresh.extend(vec![vec![16]]);
+        assert!(fresh.settle(fit(16)).is_err());
+        assert_eq!(fresh.len(), 17);
+    }
+
+    #[test]
+    fn successors_with_their_canonical_forms_are_the_chains_moves() {
+        for name in ["english33", "french37", "triangle15", "pebble12"] {
+            let entry = crate::catalogue::find(name).unwrap();
+            let program = crate::Puzzle::parse(entry.text, name)
+                .unwrap()
+                .compile()
+                .unwrap();
+            let jumps = Jumps::new(&program).unwrap();
+            let group = Symmetries::of(&program, &[], &Limits::default()).unwrap();
+            let images = Images::new(&jumps, &group);
+            let cells = program.cells();
+            let mut x = 0x2545_F491_4F6C_DD1Du64;
+            for _ in 0..500 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let state = x & ((1u64 << cells) - 1);
+                for forward in [true, false] {
+                    let mut fast = Vec::new();
+                    jumps.expand(&[state], forward, &group, &images, &mut |t, c| {
+                        fast.push((t, c))
+                    });
+                    let mut slow = Vec::new();
+                    let mut found = |t: u64, _: &[usize]| {
+                        slow.push((t, group.canon(t)));
+                        true
+                    };
+                    if forward {
+                        jumps.forward(state, &mut found);
+                    } else {
+                        jumps.backward(state, &mut found);
+                    }
+                    fast.sort_unstable();
+                    slow.sort_unstable();
+                    assert_eq!(fast, slow, "{name} {state:#x} forward {forward}");
+                }
+            }
+        }
     }
 }

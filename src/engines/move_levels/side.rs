@@ -3,7 +3,7 @@
 use rayon::prelude::*;
 
 use super::Meeting;
-use super::jumps::Jumps;
+use super::jumps::{Images, Jumps};
 use super::store::{LevelMap, mix, unmix};
 use super::{CHUNK, SUCCESSORS_PER_PARENT};
 use crate::engines::merson::Regions;
@@ -19,32 +19,133 @@ pub(super) struct Side<'a> {
     pub(super) sizes: Vec<u64>,
     pub(super) forward: bool,
     pub(super) group: &'a Symmetries,
+    /// The jumps' images under `group`, for the successors' canonical forms.
+    images: Images,
     pub(super) prune: Option<Prune<'a>>,
     /// Whether the last level is in the level map, so that the side can grow.
     pub(super) open: bool,
 }
 
-/// Deduplicates `next`, the new positions of a growing level, when `check`
-/// (that they fit) fails and they have grown by an eighth since they last
-/// were (`settled` of them), so that the sorting does not repeat for little;
-/// the check's answer after that, or its error when they have not grown.
-pub(super) fn settle(
-    next: &mut Vec<u64>,
-    settled: &mut usize,
-    check: impl Fn(&Vec<u64>) -> Result<()>,
-) -> Result<()> {
-    let Err(e) = check(next) else {
-        return Ok(());
-    };
-    if next.len() - *settled < *settled / 8 {
-        return Err(e);
-    }
-    next.par_sort_unstable_by_key(|&t| mix(t));
-    next.dedup();
-    next.shrink_to_fit();
-    *settled = next.len();
-    check(next)
+/// A growing level's new positions, as their mixes, in buckets by the
+/// mix's top bits: the buckets in order, each sorted, are the level sorted
+/// by mix. Each chunk's new positions go to their buckets, and the buckets
+/// are deduplicated at the end of the level (or sooner, when they would not
+/// fit), each on its own and in cache.
+pub(super) struct Fresh {
+    pub(super) bits: u32,
+    pub(super) buckets: Vec<Vec<u64>>,
+    /// How many positions the buckets held when they were last deduplicated.
+    settled: usize,
 }
+
+impl Fresh {
+    /// Buckets of `bits` top bits.
+    pub(super) fn new(bits: u32) -> Fresh {
+        Fresh {
+            bits,
+            buckets: vec![Vec::new(); 1 << bits],
+            settled: 0,
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.buckets.iter().map(Vec::len).sum()
+    }
+
+    /// The bytes the buckets hold.
+    pub(super) fn bytes(&self) -> u64 {
+        self.buckets.iter().map(|b| b.capacity() as u64 * 8).sum()
+    }
+
+    /// Adds the mixes of a chunk's new positions, bucket by bucket.
+    pub(super) fn extend(&mut self, by_bucket: Vec<Vec<u64>>) {
+        for (bucket, mut keys) in self.buckets.iter_mut().zip(by_bucket) {
+            if bucket.is_empty() {
+                *bucket = keys;
+            } else {
+                bucket.append(&mut keys);
+            }
+        }
+    }
+
+    /// Sorts and deduplicates every bucket.
+    pub(super) fn dedup(&mut self) {
+        // A bucket is a run per chunk, each sorted: a merging sort finds them.
+        self.buckets.par_iter_mut().for_each(|b| {
+            b.sort_unstable();
+            b.dedup();
+            b.shrink_to_fit();
+        });
+        self.settled = self.len();
+    }
+
+    /// Deduplicates the buckets when `check` (that they fit) fails and
+    /// they have grown by an eighth since they last were, so that the
+    /// sorting does not repeat for little; the check's answer after that, or
+    /// its error when they have not grown.
+    pub(super) fn settle(&mut self, check: impl Fn(&Fresh) -> Result<()>) -> Result<()> {
+        let Err(e) = check(self) else {
+            return Ok(());
+        };
+        let len = self.len();
+        if len - self.settled < self.settled / 8 {
+            return Err(e);
+        }
+        self.dedup();
+        check(self)
+    }
+
+    /// The positions, sorted by mix, each bucket freed once read.
+    fn into_positions(self) -> Vec<u64> {
+        let mut out = Vec::with_capacity(self.len());
+        for bucket in self.buckets {
+            out.extend(bucket.iter().map(|&k| unmix(k)));
+        }
+        out
+    }
+}
+
+/// The top bits that split about `successors` mixes into buckets of a few
+/// thousand, small enough to sort in cache.
+fn bucket_bits(successors: usize) -> u32 {
+    (usize::BITS - (successors / 4096).leading_zeros()).min(12)
+}
+
+/// Mixes split by their top `bits` bits: `keys` in bucket order, and where
+/// each bucket begins (a counting sort).
+struct Split {
+    keys: Vec<u64>,
+    first: Vec<usize>,
+}
+
+impl Split {
+    #[inline(never)]
+    fn new(keys: &[u64], bits: u32) -> Split {
+        let bucket = |k: u64| k.checked_shr(64 - bits).unwrap_or(0) as usize;
+        let mut first = vec![0usize; (1 << bits) + 1];
+        for &k in keys {
+            first[bucket(k) + 1] += 1;
+        }
+        for b in 1..first.len() {
+            first[b] += first[b - 1];
+        }
+        let mut at = first.clone();
+        let mut out = vec![0u64; keys.len()];
+        for &k in keys {
+            let b = bucket(k);
+            out[at[b]] = k;
+            at[b] += 1;
+        }
+        Split { keys: out, first }
+    }
+
+    fn bucket(&self, b: usize) -> &[u64] {
+        &self.keys[self.first[b]..self.first[b + 1]]
+    }
+}
+
+/// Parents expanded by one task while a chunk grows.
+const PART: usize = 1 << 12;
 
 /// Which positions a bounded search keeps: those whose moves so far and the
 /// regions' lower bound on the moves still needed come to at most `bound`.
@@ -70,22 +171,25 @@ impl Prune<'_> {
 
 impl<'a> Side<'a> {
     pub(super) fn new(
+        jumps: &Jumps,
         sources: &[u64],
         forward: bool,
         group: &'a Symmetries,
         prune: Option<Prune<'a>>,
     ) -> Side<'a> {
-        let mut sources: Vec<u64> = sources.iter().map(|&s| group.canon(s)).collect();
-        sources.sort_unstable_by_key(|&s| mix(s));
-        sources.dedup();
+        let mut keys: Vec<u64> = sources.iter().map(|&s| mix(group.canon(s))).collect();
+        keys.sort_unstable();
+        keys.dedup();
         let mut level_of = LevelMap::new();
-        level_of.insert_sorted(&sources, 0);
+        let sources: Vec<u64> = keys.iter().map(|&k| unmix(k)).collect();
+        level_of.insert_sorted(&[keys], 0);
         Side {
             level_of,
             sizes: vec![sources.len() as u64],
             last: sources,
             forward,
             group,
+            images: Images::new(jumps, group),
             prune,
             open: true,
         }
@@ -135,12 +239,10 @@ impl<'a> Side<'a> {
                 "a side of the move levels grew past its last level".into(),
             ));
         }
-        let canon: &dyn Canon = self.group;
+        let (group, images) = (self.group, &self.images);
         let depth = self.depth() + 1;
-        let mut next: Vec<u64> = Vec::new();
-        // How many positions of `next` were deduplicated when it last was.
-        let mut settled = 0;
         let last = std::mem::take(&mut self.last);
+        let mut next = Fresh::new(bucket_bits(last.len().min(CHUNK) * 16));
         // What is held beside `extra` bytes more must fit.
         let fits = |held: u64, extra: u64| {
             if held + extra <= max_memory {
@@ -158,61 +260,60 @@ impl<'a> Side<'a> {
         let level = u8::try_from(depth)
             .map_err(|_| Error::Internal(format!("a move level past 255: {depth}")))?;
         // What is held: the level map, the parents, and the new positions so far.
-        let held = |next: &Vec<u64>| {
-            other_bytes + self.bytes() + last.len() as u64 * 8 + next.capacity() as u64 * 8
-        };
+        let held = |next: &Fresh| other_bytes + self.bytes() + last.len() as u64 * 8 + next.bytes();
+        let (forward, prune) = (self.forward, self.prune);
         for chunk in last.chunks(CHUNK) {
-            let successors = chunk.len() as u64 * SUCCESSORS_PER_PARENT * 8;
-            settle(&mut next, &mut settled, |next| fits(held(next), successors))?;
-            let mut found: Vec<u64> = chunk
-                .par_chunks(256)
-                .flat_map_iter(|part| {
-                    let mut out = Vec::new();
-                    for &s in part {
-                        // The bound holds for any image of a position: it is checked before
-                        // the canonical form is taken.
-                        let mut push = |t: u64, _: &[usize]| {
-                            if self.prune.is_none_or(|p| p.keeps(self.forward, depth, t)) {
-                                out.push(mix(canon.canon(t)));
-                            }
-                            true
-                        };
-                        if self.forward {
-                            jumps.forward(s, &mut push);
-                        } else {
-                            jumps.backward(s, &mut push);
+            // The successors, and then as much again while they are split.
+            let successors = chunk.len() as u64 * SUCCESSORS_PER_PARENT * 8 * 2;
+            next.settle(|next| fits(held(next), successors))?;
+            // Each task's successors, as mixes split into the level's buckets. The
+            // bound holds for any image of a position: it is checked before the
+            // canonical form is taken.
+            let parts: Vec<Split> = chunk
+                .par_chunks(PART)
+                .map(|part| {
+                    let mut out = Vec::with_capacity(part.len() * 16);
+                    jumps.expand(part, forward, group, images, &mut |t, canonical| {
+                        if prune.is_none_or(|p| p.keeps(forward, depth, t)) {
+                            out.push(mix(canonical));
                         }
-                    }
-                    out
+                    });
+                    Split::new(&out, next.bits)
                 })
                 .collect();
-            // Held as their mixes (a bijection, so equal positions still
-            // meet) and sorted, the successors are looked up in the level
-            // map's order.
-            found.par_sort_unstable();
-            found.dedup();
-            // Most successors were found at an earlier level: only the new ones are kept.
+            // Bucket by bucket, in cache: sorted, deduplicated, and only the
+            // positions no earlier level holds are kept.
             let known = &self.level_of;
-            let fresh: Vec<u64> = found
+            let fresh: Vec<Vec<u64>> = (0..next.buckets.len())
                 .into_par_iter()
-                .filter(|&key| known.get_mixed(key).is_none())
-                .map(unmix)
+                .map(|b| {
+                    let mut keys: Vec<u64> =
+                        Vec::with_capacity(parts.iter().map(|p| p.bucket(b).len()).sum());
+                    for p in &parts {
+                        keys.extend_from_slice(p.bucket(b));
+                    }
+                    keys.sort_unstable();
+                    keys.dedup();
+                    keys.retain(|&k| !known.contains_mixed(k));
+                    keys
+                })
                 .collect();
+            drop(parts);
             // Found again by other chunks, the new positions are deduplicated at the end
             // of the level, or sooner if they would not fit.
-            let extra = fresh.len() as u64 * 8;
-            settle(&mut next, &mut settled, |next| fits(held(next), extra))?;
+            let extra = fresh.iter().map(|f| f.len() as u64 * 8).sum();
+            next.settle(|next| fits(held(next), extra))?;
             next.extend(fresh);
         }
-        next.par_sort_unstable_by_key(|&t| mix(t));
         next.dedup();
+        let count = next.len();
         if kept {
-            fits(held(&next), LevelMap::bytes_for(next.len()))?;
-            self.level_of.insert_sorted(&next, level);
+            fits(held(&next), LevelMap::bytes_for(count))?;
+            self.level_of.insert_sorted(&next.buckets, level);
         } else {
             self.open = false;
         }
-        next.shrink_to_fit();
+        let next = next.into_positions();
         let met = meets(&next);
         self.sizes.push(next.len() as u64);
         self.last = next;

@@ -64,6 +64,14 @@ impl LevelMap {
         Some(u32::from(self.levels[from + at]))
     }
 
+    /// Whether the map holds the position whose [`mix`] is `key`.
+    #[inline]
+    pub(super) fn contains_mixed(&self, key: u64) -> bool {
+        let bucket = key.checked_shr(64 - self.bits).unwrap_or(0) as usize;
+        let (from, to) = (self.index[bucket], self.index[bucket + 1]);
+        self.keys[from..to].binary_search(&key).is_ok()
+    }
+
     /// The bytes held: keys, levels and the index.
     pub(super) fn bytes(&self) -> u64 {
         (self.keys.capacity() * 9 + self.index.capacity() * 8) as u64
@@ -74,29 +82,30 @@ impl LevelMap {
         more as u64 * 9
     }
 
-    /// Gives `level` to each of `fresh` (positions not in the map yet, sorted
-    /// by [`mix`]): merged into the keys from the back, then the index made
-    /// again (a bucket holds 8 to 16 keys, up to 2^24 buckets; past 2^28
-    /// positions, more).
-    pub(super) fn insert_sorted(&mut self, fresh: &[u64], level: u8) {
+    /// Gives `level` to each of the positions whose mixes are `runs`
+    /// (positions not in the map yet; the runs one after another sorted):
+    /// merged into the keys from the back, then the index made again (a
+    /// bucket holds 8 to 16 keys, up to 2^24 buckets; past 2^28 positions,
+    /// more).
+    pub(super) fn insert_sorted(&mut self, runs: &[Vec<u64>], level: u8) {
+        let more: usize = runs.iter().map(Vec::len).sum();
         let old = self.keys.len();
-        self.keys.reserve_exact(fresh.len());
-        self.levels.reserve_exact(fresh.len());
-        self.keys.resize(old + fresh.len(), 0);
-        self.levels.resize(old + fresh.len(), 0);
-        let (mut i, mut j) = (old, fresh.len());
-        while j > 0 {
-            let new = mix(fresh[j - 1]);
-            let w = i + j - 1;
-            if i > 0 && self.keys[i - 1] > new {
+        self.keys.reserve_exact(more);
+        self.levels.reserve_exact(more);
+        self.keys.resize(old + more, 0);
+        self.levels.resize(old + more, 0);
+        let mut i = old;
+        let mut w = old + more;
+        for new in runs.iter().rev().flat_map(|run| run.iter().rev()) {
+            while i > 0 && self.keys[i - 1] > *new {
+                w -= 1;
                 self.keys[w] = self.keys[i - 1];
                 self.levels[w] = self.levels[i - 1];
                 i -= 1;
-            } else {
-                self.keys[w] = new;
-                self.levels[w] = level;
-                j -= 1;
             }
+            w -= 1;
+            self.keys[w] = *new;
+            self.levels[w] = level;
         }
         let len = self.keys.len();
         self.bits = (usize::BITS - (len / 16).leading_zeros()).min(24);
