@@ -1,9 +1,10 @@
 //! Fewest moves, a chain of jumps by one peg counting once: the English central game's
-//! 18-move proof, and triangles of side 5 to 7 from one vacancy each. Slow:
-//! `cargo bench --bench moves`; `-- english` or `-- triangle` picks one group.
+//! 18-move proof, George Bell's table of its levels by moves (both columns, every position),
+//! and triangles of side 5 to 7 from one vacancy each. Slow: `cargo bench --bench moves`;
+//! `-- english`, `-- bell` or `-- triangle` picks one group.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pegflip::{Override, Puzzle, solve};
+use pegflip::{Limits, Output, Override, Puzzle, Request, enumerate, solve};
 use std::hint::black_box;
 
 /// Solves `puzzle` from its start under the moves metric and returns the number of moves.
@@ -25,6 +26,35 @@ fn english(c: &mut Criterion) {
     group.bench_function("central_game_18_moves", |b| {
         b.iter(|| black_box(fewest(&puzzle)))
     });
+    group.finish();
+}
+
+/// Bell's table: the English board's levels by moves up to symmetry, forward
+/// from the start and backward from the goal, each to its end.
+fn bell(c: &mut Criterion) {
+    let mut group = c.benchmark_group("bell");
+    group.sample_size(10);
+    let overrides = [Override::parse("metric=\"moves\"").unwrap()];
+    let puzzle = Puzzle::from_file_with("puzzles/english33.toml", &overrides).unwrap();
+    let program = puzzle.compile().unwrap();
+    for (name, from) in [("forward", puzzle.start.clone()), ("backward", None)] {
+        let request = Request {
+            reachable: from.is_some(),
+            from,
+            symmetry: true,
+            output: Output::Histogram,
+            ..Default::default()
+        };
+        let levels = enumerate(&program, &request, &Limits::default(), None).unwrap();
+        assert_eq!(
+            levels.histogram.values().sum::<u128>(),
+            23_475_688,
+            "{name}"
+        );
+        group.bench_function(name, |b| {
+            b.iter(|| black_box(enumerate(&program, &request, &Limits::default(), None).unwrap()))
+        });
+    }
     group.finish();
 }
 
@@ -57,5 +87,5 @@ fn triangles(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, english, triangles);
+criterion_group!(benches, english, bell, triangles);
 criterion_main!(benches);

@@ -131,10 +131,31 @@ impl Over {
 /// handler stays.
 pub fn bound(max_memory: u64, handler: fn(Over) -> !) {
     let _ = HANDLER.set(handler);
+    give_back_freed_buffers();
     let limit = usize::try_from(max_memory).unwrap_or(usize::MAX);
     LIMIT.store(limit, Relaxed);
     let ceiling = u128::from(max_memory).saturating_sub(PROCESS_BYTES);
     CEILING.store(usize::try_from(ceiling).unwrap_or(usize::MAX), Relaxed);
+}
+
+/// Makes the allocator return large freed buffers to the system, so that
+/// what the process holds resident follows what the [`Meter`] counts. On
+/// glibc a buffer past the mmap threshold is mapped apart and unmapped when
+/// freed, but the threshold rises to the largest such buffer freed (up to
+/// 32 MiB), and later buffers below it come from the heap, which keeps them
+/// when they are freed: a search that frees its chunk buffers a level at a
+/// time would then hold far more than it counts. Fixing the threshold at
+/// 1 MiB keeps every larger buffer apart. Elsewhere, nothing to do.
+fn give_back_freed_buffers() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        // SAFETY: `mallopt` only sets a glibc tuning parameter; it is called
+        // before the threads that allocate large buffers start.
+        unsafe {
+            libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+            libc::mallopt(libc::M_TRIM_THRESHOLD, 32 << 20);
+        }
+    }
 }
 
 /// Lifts the bound [`bound`] set.

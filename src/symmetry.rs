@@ -157,6 +157,22 @@ impl Symmetries {
 }
 
 impl Symmetries {
+    /// The images of `state` under the first eight symmetries (the
+    /// identity past the group's end), from the packed tables at once.
+    #[inline]
+    pub fn first_eight(&self, state: u64) -> [u64; 8] {
+        let mut images = [0u64; 8];
+        if let Some(group) = self.packed.first() {
+            for (byte, table) in group.iter().enumerate() {
+                let row = &table[(state >> (8 * byte) & 0xff) as usize];
+                for k in 0..8 {
+                    images[k] |= row[k];
+                }
+            }
+        }
+        images
+    }
+
     /// How many symmetries map `state` to itself: its orbit has
     /// `len() / stabilizer(state)` states.
     #[inline]

@@ -332,7 +332,12 @@ impl Jumps {
             emit: &mut impl FnMut(u64, u64),
         ) {
             for &state in parents {
-                let images: [u64; N] = std::array::from_fn(|k| image(group, k, state));
+                let images: [u64; N] = if N <= 8 {
+                    let eight = group.first_eight(state);
+                    std::array::from_fn(|k| eight[k])
+                } else {
+                    std::array::from_fn(|k| image(group, k, state))
+                };
                 steps.moves_images(state, &images, lines, emit);
             }
         }

@@ -495,7 +495,7 @@ pub(crate) fn cost(program: &Program) -> (u128, u128) {
 mod tests {
     use super::jumps::Images;
     use super::side::Fresh;
-    use super::store::{LevelMap, mix};
+    use super::store::{LevelMap, by_part, mix, part_of};
     use super::*;
 
     #[test]
@@ -510,31 +510,39 @@ mod tests {
         batch.sort_unstable_by_key(|&p| mix(p));
         batch.dedup();
         let (first, second) = batch.split_at(20_000);
-        let mixes = |list: &[u64]| list.iter().map(|&p| mix(p)).collect::<Vec<u64>>();
-        // The second level is merged in between the keys of the first, and
-        // the third comes in two runs.
+        let parted = |list: &[u64]| by_part(&list.iter().map(|&p| mix(p)).collect::<Vec<u64>>());
+        // The second level is merged in between the keys of the first.
         let one: Vec<u64> = first.iter().step_by(2).copied().collect();
-        map.insert_sorted(&[mixes(&one)], 3);
+        map.insert(&parted(&one), 3);
         let two: Vec<u64> = first.iter().skip(1).step_by(2).copied().collect();
-        map.insert_sorted(&[mixes(&two)], 4);
-        let (a, b) = second.split_at(7_000);
-        map.insert_sorted(&[mixes(a), Vec::new(), mixes(b)], 5);
-        assert!(map.keys.windows(2).all(|w| w[0] < w[1]));
-        assert_eq!(map.index.len(), (1 << map.bits) + 1);
-        assert!(map.bits > 8);
+        map.insert(&parted(&two), 4);
+        map.insert(&parted(second), 5);
+        assert_eq!(map.len(), batch.len());
         for (list, level) in [(&one, 3), (&two, 4), (&second.to_vec(), 5)] {
             for &p in list {
                 assert_eq!(map.get(p), Some(level), "{p}");
-                assert!(map.contains_mixed(mix(p)));
             }
         }
-        for p in (0..50_000u64).map(|i| i * 7919 + 1) {
+        let absent: Vec<u64> = (0..50_000u64).map(|i| i * 7919 + 1).collect();
+        for &p in &absent {
             assert_eq!(map.get(p), None);
-            assert!(!map.contains_mixed(mix(p)));
+        }
+        // Held and absent keys of one partition, sorted: only the absent ones stay.
+        let mut keys: Vec<u64> = batch.iter().chain(&absent).map(|&p| mix(p)).collect();
+        keys.sort_unstable();
+        for (p, mut kept) in by_part(&keys).into_iter().enumerate() {
+            map.retain_absent(&mut kept);
+            let mut expected: Vec<u64> = absent
+                .iter()
+                .map(|&a| mix(a))
+                .filter(|&k| part_of(k) == p)
+                .collect();
+            expected.sort_unstable();
+            assert_eq!(kept, expected, "partition {p}");
         }
         assert!(map.bytes() >= LevelMap::bytes_for(batch.len()));
-        map.insert_sorted(&[], 6);
-        assert_eq!(map.keys.len(), batch.len());
+        map.insert(&by_part(&[]), 6);
+        assert_eq!(map.len(), batch.len());
     }
 
     #[test]

@@ -4,7 +4,7 @@ use rayon::prelude::*;
 
 use super::Meeting;
 use super::jumps::{Images, Jumps};
-use super::store::{LevelMap, mix, unmix};
+use super::store::{LevelMap, PART_BITS, by_part, mix, unmix};
 use super::{CHUNK, SUCCESSORS_PER_PARENT};
 use crate::engines::merson::Regions;
 use crate::error::{Error, Result};
@@ -105,12 +105,6 @@ impl Fresh {
     }
 }
 
-/// The top bits that split about `successors` mixes into buckets of a few
-/// thousand, small enough to sort in cache.
-fn bucket_bits(successors: usize) -> u32 {
-    (usize::BITS - (successors / 4096).leading_zeros()).min(12)
-}
-
 /// Mixes split by their top `bits` bits: `keys` in bucket order, and where
 /// each bucket begins (a counting sort).
 struct Split {
@@ -119,7 +113,6 @@ struct Split {
 }
 
 impl Split {
-    #[inline(never)]
     fn new(keys: &[u64], bits: u32) -> Split {
         let bucket = |k: u64| k.checked_shr(64 - bits).unwrap_or(0) as usize;
         let mut first = vec![0usize; (1 << bits) + 1];
@@ -182,7 +175,7 @@ impl<'a> Side<'a> {
         keys.dedup();
         let mut level_of = LevelMap::new();
         let sources: Vec<u64> = keys.iter().map(|&k| unmix(k)).collect();
-        level_of.insert_sorted(&[keys], 0);
+        level_of.insert(&by_part(&keys), 0);
         Side {
             level_of,
             sizes: vec![sources.len() as u64],
@@ -242,7 +235,8 @@ impl<'a> Side<'a> {
         let (group, images) = (self.group, &self.images);
         let depth = self.depth() + 1;
         let last = std::mem::take(&mut self.last);
-        let mut next = Fresh::new(bucket_bits(last.len().min(CHUNK) * 16));
+        // The buckets are the level map's partitions.
+        let mut next = Fresh::new(PART_BITS);
         // What is held beside `extra` bytes more must fit.
         let fits = |held: u64, extra: u64| {
             if held + extra <= max_memory {
@@ -263,8 +257,9 @@ impl<'a> Side<'a> {
         let held = |next: &Fresh| other_bytes + self.bytes() + last.len() as u64 * 8 + next.bytes();
         let (forward, prune) = (self.forward, self.prune);
         for chunk in last.chunks(CHUNK) {
-            // The successors, and then as much again while they are split.
-            let successors = chunk.len() as u64 * SUCCESSORS_PER_PARENT * 8 * 2;
+            // The successors, and those of the tasks running, again while they are split.
+            let running = (rayon::current_num_threads() * PART).min(chunk.len());
+            let successors = (chunk.len() + running) as u64 * SUCCESSORS_PER_PARENT * 8;
             next.settle(|next| fits(held(next), successors))?;
             // Each task's successors, as mixes split into the level's buckets. The
             // bound holds for any image of a position: it is checked before the
@@ -294,7 +289,7 @@ impl<'a> Side<'a> {
                     }
                     keys.sort_unstable();
                     keys.dedup();
-                    keys.retain(|&k| !known.contains_mixed(k));
+                    known.retain_absent(&mut keys);
                     keys
                 })
                 .collect();
@@ -309,7 +304,7 @@ impl<'a> Side<'a> {
         let count = next.len();
         if kept {
             fits(held(&next), LevelMap::bytes_for(count))?;
-            self.level_of.insert_sorted(&next.buckets, level);
+            self.level_of.insert(&next.buckets, level);
         } else {
             self.open = false;
         }

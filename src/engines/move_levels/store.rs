@@ -1,4 +1,4 @@
-//! The store of earlier levels: one sorted array of the positions' mixes, a level byte each, and an index of top bits.
+//! The store of earlier levels: the positions' mixes in partitions by their top bits, each a sorted array with a level byte per position and an index of the next bits.
 
 /// A bijective mix of a position's bits (an odd multiplier): positions in
 /// the order of their mix are spread evenly over its range.
@@ -27,76 +27,62 @@ pub(super) fn unmix(key: u64) -> u64 {
     key.wrapping_mul(UNMIX)
 }
 
-/// The level of each position a side has reached: the positions' mixes in
-/// one sorted array, each with its level (9 bytes a position), and an index
-/// of where each range of top bits of the mix begins. A look-up reads the
-/// index and searches a bucket of about 8 to 16 keys; a level goes in at once,
-/// merged in place from the back.
-pub(super) struct LevelMap {
-    pub(super) keys: Vec<u64>,
-    pub(super) levels: Vec<u8>,
-    /// `index[b]` is the first key whose top `bits` bits are at least `b`.
-    pub(super) index: Vec<usize>,
-    pub(super) bits: u32,
+/// The top bits of a mix that choose its partition of the store (and its
+/// bucket while a level grows).
+pub(super) const PART_BITS: u32 = 10;
+
+/// The partition of a mix.
+#[inline]
+pub(super) fn part_of(key: u64) -> usize {
+    (key >> (64 - PART_BITS)) as usize
 }
 
-impl LevelMap {
-    pub(super) fn new() -> LevelMap {
-        LevelMap {
-            keys: Vec::new(),
-            levels: Vec::new(),
-            index: vec![0, 0],
-            bits: 0,
-        }
-    }
+/// The level of each position a side has reached, in partitions by the top
+/// bits of the positions' mixes (so that a growing level's buckets meet one
+/// partition each, in cache, and go in on every thread). A partition holds
+/// its mixes in one sorted array, each with its level (9 bytes a position),
+/// and an index of where each range of the next bits begins: a look-up reads
+/// the index and searches a bucket of about 8 to 16 keys. A level goes in at
+/// once, merged into each partition in place from the back.
+pub(super) struct LevelMap {
+    parts: Vec<Part>,
+}
 
-    #[inline]
-    pub(super) fn get(&self, position: u64) -> Option<u32> {
-        self.get_mixed(mix(position))
-    }
+/// One partition of a [`LevelMap`].
+#[derive(Clone, Default)]
+pub(super) struct Part {
+    pub(super) keys: Vec<u64>,
+    levels: Vec<u8>,
+    /// `index[b]` is the first key whose `bits` bits after the partition's are at least `b`.
+    index: Vec<u32>,
+    bits: u32,
+}
 
-    /// The level of the position whose [`mix`] is `key`.
+impl Part {
+    /// Where `key` is in the partition, if it is.
     #[inline]
-    pub(super) fn get_mixed(&self, key: u64) -> Option<u32> {
-        let bucket = key.checked_shr(64 - self.bits).unwrap_or(0) as usize;
-        let (from, to) = (self.index[bucket], self.index[bucket + 1]);
+    fn find(&self, key: u64) -> Option<usize> {
+        let bucket = (key << PART_BITS).checked_shr(64 - self.bits).unwrap_or(0) as usize;
+        let (from, to) = (self.index[bucket] as usize, self.index[bucket + 1] as usize);
         let at = self.keys[from..to].binary_search(&key).ok()?;
-        Some(u32::from(self.levels[from + at]))
+        Some(from + at)
     }
 
-    /// Whether the map holds the position whose [`mix`] is `key`.
-    #[inline]
-    pub(super) fn contains_mixed(&self, key: u64) -> bool {
-        let bucket = key.checked_shr(64 - self.bits).unwrap_or(0) as usize;
-        let (from, to) = (self.index[bucket], self.index[bucket + 1]);
-        self.keys[from..to].binary_search(&key).is_ok()
-    }
-
-    /// The bytes held: keys, levels and the index.
-    pub(super) fn bytes(&self) -> u64 {
-        (self.keys.capacity() * 9 + self.index.capacity() * 8) as u64
-    }
-
-    /// The bytes that `more` positions add.
-    pub(super) fn bytes_for(more: usize) -> u64 {
-        more as u64 * 9
-    }
-
-    /// Gives `level` to each of the positions whose mixes are `runs`
-    /// (positions not in the map yet; the runs one after another sorted):
-    /// merged into the keys from the back, then the index made again (a
-    /// bucket holds 8 to 16 keys, up to 2^24 buckets; past 2^28 positions,
-    /// more).
-    pub(super) fn insert_sorted(&mut self, runs: &[Vec<u64>], level: u8) {
-        let more: usize = runs.iter().map(Vec::len).sum();
+    /// Gives `level` to each of `fresh` (sorted mixes not in the partition
+    /// yet): merged into the keys from the back, then the index made again.
+    fn merge(&mut self, fresh: &[u64], level: u8) {
+        if fresh.is_empty() && !self.index.is_empty() {
+            return;
+        }
         let old = self.keys.len();
+        let more = fresh.len();
         self.keys.reserve_exact(more);
         self.levels.reserve_exact(more);
         self.keys.resize(old + more, 0);
         self.levels.resize(old + more, 0);
         let mut i = old;
         let mut w = old + more;
-        for new in runs.iter().rev().flat_map(|run| run.iter().rev()) {
+        for new in fresh.iter().rev() {
             while i > 0 && self.keys[i - 1] > *new {
                 w -= 1;
                 self.keys[w] = self.keys[i - 1];
@@ -108,18 +94,106 @@ impl LevelMap {
             self.levels[w] = level;
         }
         let len = self.keys.len();
-        self.bits = (usize::BITS - (len / 16).leading_zeros()).min(24);
+        self.bits = (usize::BITS - (len / 16).leading_zeros()).min(64 - PART_BITS);
         let buckets = 1usize << self.bits;
         self.index.clear();
         self.index.reserve_exact(buckets + 1);
         let mut at = 0;
         for bucket in 0..buckets {
-            while at < len && self.keys[at].checked_shr(64 - self.bits).unwrap_or(0) < bucket as u64
+            while at < len
+                && ((self.keys[at] << PART_BITS)
+                    .checked_shr(64 - self.bits)
+                    .unwrap_or(0))
+                    < bucket as u64
             {
                 at += 1;
             }
-            self.index.push(at);
+            self.index.push(at as u32);
         }
-        self.index.push(len);
+        self.index.push(len as u32);
     }
+
+    fn bytes(&self) -> u64 {
+        (self.keys.capacity() * 9 + self.index.capacity() * 4) as u64
+    }
+}
+
+impl LevelMap {
+    pub(super) fn new() -> LevelMap {
+        let mut parts = vec![Part::default(); 1 << PART_BITS];
+        for part in &mut parts {
+            part.merge(&[], 0);
+        }
+        LevelMap { parts }
+    }
+
+    #[inline]
+    pub(super) fn get(&self, position: u64) -> Option<u32> {
+        self.get_mixed(mix(position))
+    }
+
+    /// The level of the position whose [`mix`] is `key`.
+    #[inline]
+    pub(super) fn get_mixed(&self, key: u64) -> Option<u32> {
+        let part = &self.parts[part_of(key)];
+        part.find(key).map(|at| u32::from(part.levels[at]))
+    }
+
+    /// Keeps of `keys` (sorted mixes, all of one partition) those the map
+    /// does not hold: one walk through both, galloping over the map's keys.
+    pub(super) fn retain_absent(&self, keys: &mut Vec<u64>) {
+        let Some(&first) = keys.first() else {
+            return;
+        };
+        let held = self.parts[part_of(first)].keys.as_slice();
+        let mut at = 0;
+        keys.retain(|&key| {
+            // The first held key at or past `key`: a gallop, then a binary search.
+            let mut step = 1;
+            while at + step < held.len() && held[at + step] < key {
+                at += step;
+                step *= 2;
+            }
+            let end = (at + step + 1).min(held.len());
+            at += held[at..end].partition_point(|&h| h < key);
+            held.get(at) != Some(&key)
+        });
+    }
+
+    /// The positions held.
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.parts.iter().map(|p| p.keys.len()).sum()
+    }
+
+    /// The bytes held: keys, levels and the indexes.
+    pub(super) fn bytes(&self) -> u64 {
+        self.parts.iter().map(Part::bytes).sum()
+    }
+
+    /// The bytes that `more` positions add.
+    pub(super) fn bytes_for(more: usize) -> u64 {
+        more as u64 * 9
+    }
+
+    /// Gives `level` to each of the positions whose mixes are in `by_part`
+    /// (positions not in the map yet; one sorted list per partition), the
+    /// partitions on rayon's threads.
+    pub(super) fn insert(&mut self, by_part: &[Vec<u64>], level: u8) {
+        use rayon::prelude::*;
+        debug_assert_eq!(by_part.len(), self.parts.len());
+        self.parts
+            .par_iter_mut()
+            .zip(by_part)
+            .for_each(|(part, fresh)| part.merge(fresh, level));
+    }
+}
+
+/// Sorted mixes, split into their partitions.
+pub(super) fn by_part(sorted: &[u64]) -> Vec<Vec<u64>> {
+    let mut out = vec![Vec::new(); 1 << PART_BITS];
+    for &key in sorted {
+        out[part_of(key)].push(key);
+    }
+    out
 }
