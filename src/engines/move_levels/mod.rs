@@ -510,13 +510,20 @@ mod tests {
         batch.sort_unstable_by_key(|&p| mix(p));
         batch.dedup();
         let (first, second) = batch.split_at(20_000);
-        let parted = |list: &[u64]| by_part(&list.iter().map(|&p| mix(p)).collect::<Vec<u64>>());
-        // The second level is merged in between the keys of the first.
+        let parted = |list: &[u64], bits| {
+            let keys: Vec<u64> = list.iter().map(|&p| mix(p)).collect();
+            by_part(&keys, bits)
+        };
+        // The second level is merged in between the keys of the first, and
+        // the partitions split as the map grows: one, then two, then four.
         let one: Vec<u64> = first.iter().step_by(2).copied().collect();
-        map.insert(&parted(&one), 3);
+        map.insert(&parted(&one, map.bits()), 3);
+        assert_eq!(map.bits(), 0);
         let two: Vec<u64> = first.iter().skip(1).step_by(2).copied().collect();
-        map.insert(&parted(&two), 4);
-        map.insert(&parted(second), 5);
+        map.insert(&parted(&two, map.bits()), 4);
+        assert_eq!(map.bits(), 1);
+        map.insert(&parted(second, map.bits()), 5);
+        assert_eq!(map.bits(), 2);
         assert_eq!(map.len(), batch.len());
         for (list, level) in [(&one, 3), (&two, 4), (&second.to_vec(), 5)] {
             for &p in list {
@@ -530,18 +537,18 @@ mod tests {
         // Held and absent keys of one partition, sorted: only the absent ones stay.
         let mut keys: Vec<u64> = batch.iter().chain(&absent).map(|&p| mix(p)).collect();
         keys.sort_unstable();
-        for (p, mut kept) in by_part(&keys).into_iter().enumerate() {
+        for (p, mut kept) in by_part(&keys, map.bits()).into_iter().enumerate() {
             map.retain_absent(&mut kept);
             let mut expected: Vec<u64> = absent
                 .iter()
                 .map(|&a| mix(a))
-                .filter(|&k| part_of(k) == p)
+                .filter(|&k| part_of(k, map.bits()) == p)
                 .collect();
             expected.sort_unstable();
             assert_eq!(kept, expected, "partition {p}");
         }
         assert!(map.bytes() >= LevelMap::bytes_for(batch.len()));
-        map.insert(&by_part(&[]), 6);
+        map.insert(&by_part(&[], map.bits()), 6);
         assert_eq!(map.len(), batch.len());
     }
 

@@ -4,7 +4,7 @@ use rayon::prelude::*;
 
 use super::Meeting;
 use super::jumps::{Images, Jumps};
-use super::store::{LevelMap, PART_BITS, by_part, mix, unmix};
+use super::store::{LevelMap, by_part, mix, unmix};
 use super::{CHUNK, SUCCESSORS_PER_PARENT};
 use crate::engines::merson::Regions;
 use crate::error::{Error, Result};
@@ -175,7 +175,7 @@ impl<'a> Side<'a> {
         keys.dedup();
         let mut level_of = LevelMap::new();
         let sources: Vec<u64> = keys.iter().map(|&k| unmix(k)).collect();
-        level_of.insert(&by_part(&keys), 0);
+        level_of.insert(&by_part(&keys, level_of.bits()), 0);
         Side {
             level_of,
             sizes: vec![sources.len() as u64],
@@ -236,7 +236,7 @@ impl<'a> Side<'a> {
         let depth = self.depth() + 1;
         let last = std::mem::take(&mut self.last);
         // The buckets are the level map's partitions.
-        let mut next = Fresh::new(PART_BITS);
+        let mut next = Fresh::new(self.level_of.bits());
         // What is held beside `extra` bytes more must fit.
         let fits = |held: u64, extra: u64| {
             if held + extra <= max_memory {

@@ -27,24 +27,30 @@ pub(super) fn unmix(key: u64) -> u64 {
     key.wrapping_mul(UNMIX)
 }
 
-/// The top bits of a mix that choose its partition of the store (and its
-/// bucket while a level grows).
-pub(super) const PART_BITS: u32 = 10;
+/// The most top bits of a mix that choose its partition: 1,024 partitions.
+const MOST_PART_BITS: u32 = 10;
 
-/// The partition of a mix.
+/// The positions per partition past which the store splits its partitions
+/// (until it has [`MOST_PART_BITS`]): a small search keeps one partition.
+const PART_SIZE: usize = 1 << 14;
+
+/// The partition of a mix among `1 << bits`.
 #[inline]
-pub(super) fn part_of(key: u64) -> usize {
-    (key >> (64 - PART_BITS)) as usize
+pub(super) fn part_of(key: u64, bits: u32) -> usize {
+    key.checked_shr(64 - bits).unwrap_or(0) as usize
 }
 
 /// The level of each position a side has reached, in partitions by the top
 /// bits of the positions' mixes (so that a growing level's buckets meet one
-/// partition each, in cache, and go in on every thread). A partition holds
-/// its mixes in one sorted array, each with its level (9 bytes a position),
-/// and an index of where each range of the next bits begins: a look-up reads
-/// the index and searches a bucket of about 8 to 16 keys. A level goes in at
+/// partition each, in cache, and go in on every thread; a small store has
+/// one, and the partitions split as it grows). A partition holds its mixes
+/// in one sorted array, each with its level (9 bytes a position), and an
+/// index of where each range of the next bits begins: a look-up reads the
+/// index and searches a bucket of about 8 to 16 keys. A level goes in at
 /// once, merged into each partition in place from the back.
 pub(super) struct LevelMap {
+    /// The top bits that choose a partition.
+    bits: u32,
     parts: Vec<Part>,
 }
 
@@ -59,10 +65,10 @@ pub(super) struct Part {
 }
 
 impl Part {
-    /// Where `key` is in the partition, if it is.
+    /// Where `key` is in the partition (one of `1 << part_bits`), if it is.
     #[inline]
-    fn find(&self, key: u64) -> Option<usize> {
-        let bucket = (key << PART_BITS).checked_shr(64 - self.bits).unwrap_or(0) as usize;
+    fn find(&self, key: u64, part_bits: u32) -> Option<usize> {
+        let bucket = (key << part_bits).checked_shr(64 - self.bits).unwrap_or(0) as usize;
         let (from, to) = (self.index[bucket] as usize, self.index[bucket + 1] as usize);
         let at = self.keys[from..to].binary_search(&key).ok()?;
         Some(from + at)
@@ -70,8 +76,8 @@ impl Part {
 
     /// Gives `level` to each of `fresh` (sorted mixes not in the partition
     /// yet): merged into the keys from the back, then the index made again.
-    fn merge(&mut self, fresh: &[u64], level: u8) {
-        if fresh.is_empty() && !self.index.is_empty() {
+    fn merge(&mut self, fresh: &[u64], level: u8, part_bits: u32) {
+        if fresh.is_empty() {
             return;
         }
         let old = self.keys.len();
@@ -93,17 +99,22 @@ impl Part {
             self.keys[w] = *new;
             self.levels[w] = level;
         }
+        self.reindex(part_bits);
+    }
+
+    /// Makes the index again: a bucket for about every 16 keys.
+    fn reindex(&mut self, part_bits: u32) {
         let len = self.keys.len();
-        self.bits = (usize::BITS - (len / 16).leading_zeros()).min(64 - PART_BITS);
+        self.bits = (usize::BITS - (len / 16).leading_zeros()).min(64 - part_bits);
         let buckets = 1usize << self.bits;
         self.index.clear();
         self.index.reserve_exact(buckets + 1);
         let mut at = 0;
         for bucket in 0..buckets {
             while at < len
-                && ((self.keys[at] << PART_BITS)
+                && (self.keys[at] << part_bits)
                     .checked_shr(64 - self.bits)
-                    .unwrap_or(0))
+                    .unwrap_or(0)
                     < bucket as u64
             {
                 at += 1;
@@ -120,11 +131,17 @@ impl Part {
 
 impl LevelMap {
     pub(super) fn new() -> LevelMap {
-        let mut parts = vec![Part::default(); 1 << PART_BITS];
-        for part in &mut parts {
-            part.merge(&[], 0);
+        let mut part = Part::default();
+        part.reindex(0);
+        LevelMap {
+            bits: 0,
+            parts: vec![part],
         }
-        LevelMap { parts }
+    }
+
+    /// The top bits of a mix that choose its partition.
+    pub(super) fn bits(&self) -> u32 {
+        self.bits
     }
 
     #[inline]
@@ -135,8 +152,9 @@ impl LevelMap {
     /// The level of the position whose [`mix`] is `key`.
     #[inline]
     pub(super) fn get_mixed(&self, key: u64) -> Option<u32> {
-        let part = &self.parts[part_of(key)];
-        part.find(key).map(|at| u32::from(part.levels[at]))
+        let part = &self.parts[part_of(key, self.bits)];
+        part.find(key, self.bits)
+            .map(|at| u32::from(part.levels[at]))
     }
 
     /// Keeps of `keys` (sorted mixes, all of one partition) those the map
@@ -145,7 +163,7 @@ impl LevelMap {
         let Some(&first) = keys.first() else {
             return;
         };
-        let held = self.parts[part_of(first)].keys.as_slice();
+        let held = self.parts[part_of(first, self.bits)].keys.as_slice();
         let mut at = 0;
         keys.retain(|&key| {
             // The first held key at or past `key`: a gallop, then a binary search.
@@ -177,23 +195,57 @@ impl LevelMap {
     }
 
     /// Gives `level` to each of the positions whose mixes are in `by_part`
-    /// (positions not in the map yet; one sorted list per partition), the
-    /// partitions on rayon's threads.
+    /// (positions not in the map yet; one sorted list per partition, as
+    /// [`by_part`] splits them), the partitions on rayon's threads; then
+    /// splits the partitions if they have grown past [`PART_SIZE`].
     pub(super) fn insert(&mut self, by_part: &[Vec<u64>], level: u8) {
         use rayon::prelude::*;
         debug_assert_eq!(by_part.len(), self.parts.len());
+        let bits = self.bits;
         self.parts
             .par_iter_mut()
             .zip(by_part)
-            .for_each(|(part, fresh)| part.merge(fresh, level));
+            .for_each(|(part, fresh)| part.merge(fresh, level, bits));
+        let len: usize = self.parts.iter().map(|p| p.keys.len()).sum();
+        let mut want = self.bits;
+        while want < MOST_PART_BITS && len >> want > PART_SIZE {
+            want += 1;
+        }
+        if want > self.bits {
+            self.split(want);
+        }
+    }
+
+    /// Splits every partition into those of `bits` top bits, one old
+    /// partition at a time (each freed once split).
+    fn split(&mut self, bits: u32) {
+        let old = std::mem::take(&mut self.parts);
+        let mut parts = Vec::with_capacity(1 << bits);
+        for part in old {
+            let mut from = 0;
+            for _ in 0..1usize << (bits - self.bits) {
+                let p = parts.len();
+                let to = from + part.keys[from..].partition_point(|&k| part_of(k, bits) <= p);
+                let mut new = Part {
+                    keys: part.keys[from..to].to_vec(),
+                    levels: part.levels[from..to].to_vec(),
+                    ..Part::default()
+                };
+                new.reindex(bits);
+                parts.push(new);
+                from = to;
+            }
+        }
+        self.parts = parts;
+        self.bits = bits;
     }
 }
 
-/// Sorted mixes, split into their partitions.
-pub(super) fn by_part(sorted: &[u64]) -> Vec<Vec<u64>> {
-    let mut out = vec![Vec::new(); 1 << PART_BITS];
+/// Sorted mixes, split into the partitions of `bits` top bits.
+pub(super) fn by_part(sorted: &[u64], bits: u32) -> Vec<Vec<u64>> {
+    let mut out = vec![Vec::new(); 1 << bits];
     for &key in sorted {
-        out[part_of(key)].push(key);
+        out[part_of(key, bits)].push(key);
     }
     out
 }
