@@ -197,8 +197,8 @@ impl<'a> Side<'a> {
         self.sizes.len() as u32 - 1
     }
 
-    /// The bytes this side holds: its level map (slots of a key and a
-    /// level, with the table's control bytes) and its last level.
+    /// The bytes this side holds: its level map (a key and a level a
+    /// position, and the indexes) and its last level.
     pub(super) fn bytes(&self) -> u64 {
         self.level_of.bytes() + self.last.capacity() as u64 * 8
     }
