@@ -55,6 +55,9 @@ def test_ctrl_c_interrupts_a_long_call_within_a_second():
         """
         import os, signal, threading, time
         import pegflip
+        # A process started in the background of a shell ignores SIGINT from birth, and Python
+        # then installs no handler: the test sets Python's own.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         english = pegflip.Puzzle.load("english33")
         threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
         started = time.monotonic()
