@@ -1,5 +1,6 @@
 //! Fewest moves, a chain of jumps by one peg counting once: the English central game's
-//! 18-move proof, George Bell's table of its levels by moves (both columns, every position),
+//! 18-move proof (with every bound, and with the regions alone and beside each other bound),
+//! George Bell's table of its levels by moves (both columns, every position),
 //! and triangles of side 5 to 7 from one vacancy each. Slow: `cargo bench --bench moves`;
 //! `-- english`, `-- bell` or `-- triangle` picks one group.
 
@@ -20,12 +21,19 @@ fn fewest(puzzle: &Puzzle) -> usize {
 fn english(c: &mut Criterion) {
     let mut group = c.benchmark_group("english");
     group.sample_size(10);
-    let overrides = [Override::parse("metric=\"moves\"").unwrap()];
-    let puzzle = Puzzle::from_file_with("puzzles/english33.toml", &overrides).unwrap();
-    assert_eq!(fewest(&puzzle), 18);
-    group.bench_function("central_game_18_moves", |b| {
-        b.iter(|| black_box(fewest(&puzzle)))
-    });
+    // Every bound (the default), and each bound added to the regions.
+    for (name, bounds) in [
+        ("central_game_18_moves", None),
+        ("regions_only", Some("[\"regions\"]")),
+        ("regions_and_types", Some("[\"regions\", \"types\"]")),
+        ("regions_and_pagoda", Some("[\"regions\", \"pagoda\"]")),
+    ] {
+        let mut overrides = vec![Override::parse("metric=\"moves\"").unwrap()];
+        overrides.extend(bounds.map(|b| Override::parse(&format!("bounds={b}")).unwrap()));
+        let puzzle = Puzzle::from_file_with("puzzles/english33.toml", &overrides).unwrap();
+        assert_eq!(fewest(&puzzle), 18);
+        group.bench_function(name, |b| b.iter(|| black_box(fewest(&puzzle))));
+    }
     group.finish();
 }
 

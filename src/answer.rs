@@ -91,10 +91,17 @@ pub struct LevelSizes {
     /// position counts these or a packing of its own, whichever counts more.
     #[serde(default)]
     pub regions: usize,
-    /// The regions full in the start and not in the nearest target: every
-    /// solution has at least this many moves.
+    /// The lower bound on the start (regions, and peg types when they
+    /// count): every solution has at least this many moves.
     #[serde(default)]
     pub lower_bound: u32,
+    /// Whether the peg types' demands counted in the bound.
+    #[serde(default)]
+    pub types: bool,
+    /// The pagoda functions found by linear programming (the most on one
+    /// side), when pagoda functions cut positions off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pagodas: Option<usize>,
     /// The bound of the last search that found no solution: none has this
     /// many moves or fewer. Absent when the regions' bound alone proves the
     /// answer.
@@ -234,6 +241,8 @@ impl Answer {
                     answer.levels = Some(LevelSizes {
                         regions: chains.levels.regions,
                         lower_bound: chains.levels.lower,
+                        types: chains.levels.types,
+                        pagodas: chains.levels.pagoda.then_some(chains.levels.pagodas),
                         none_within: chains.levels.none_within,
                         forward: chains.levels.forward.clone(),
                         backward: chains.levels.backward.clone(),

@@ -100,7 +100,7 @@ pub use outcome::{
 pub use overrides::Override;
 pub use plan::{Method, Plan, plan};
 pub use program::{Goal, Move, MoveKind, Program};
-pub use puzzle::{Metric, Puzzle};
+pub use puzzle::{Bounds, Metric, Puzzle};
 pub use query::{
     Cluster, Event, Listing, Observer, Order, Output, Preference, Query, Request, StatesQuery,
 };

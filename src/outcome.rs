@@ -169,9 +169,19 @@ pub struct Levels {
     /// The disjoint Merson regions packed once for the board; the bound on a
     /// position counts these or a packing of its own, whichever counts more.
     pub regions: usize,
-    /// The regions full in the start and not in the nearest target: every
-    /// solution has at least this many moves.
+    /// The lower bound on the start (the regions full in it and not in the
+    /// nearest target, or the peg types' demands with the regions that
+    /// count beside them): every solution has at least this many moves.
     pub lower: u32,
+    /// Whether the peg types' demands counted in the bound.
+    pub types: bool,
+    /// Whether pagoda functions cut off positions that cannot reach the
+    /// other end; and how many were found, each with its images under the
+    /// symmetries (the most any one side found).
+    pub pagoda: bool,
+    /// The pagoda functions found by linear programming, on the side that
+    /// found the most.
+    pub pagodas: usize,
     /// The bound of the last search that found nothing: no solution has this
     /// many moves or fewer. A search keeps a position only when its moves so
     /// far and the regions' bound on the moves still needed come to at most

@@ -32,6 +32,9 @@ pub struct Spec {
     /// How solutions are counted: `jumps` (each jump) or `moves` (a chain of
     /// jumps by one piece counts once).
     pub metric: Option<Spanned<String>>,
+    /// The lower bounds that prune a fewest-moves search: any of `regions`,
+    /// `types` and `pagoda` (all three when left out).
+    pub bounds: Option<Spanned<Vec<Spanned<String>>>>,
     /// The judge's input and output format.
     #[serde(default)]
     pub batch: BatchSpec,

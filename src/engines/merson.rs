@@ -8,9 +8,11 @@
 //! distinct moves: from a position, the moves to a target are at least the
 //! regions full in the position but not in the target; to a position from a
 //! start, at least the regions full in the start but not in the position.
-//! Barker and Korf (AAAI 2012) combine this bound with others (from corners
-//! and peg types); here it is the only one. The corners of a board, holes no
-//! jump passes over, are regions of one hole.
+//! The corners of a board, holes no jump passes over, are regions of one
+//! hole. Barker and Korf (AAAI 2012) strengthen this bound with peg types
+//! (`peg_types.rs`), and so does [`Regions::ahead`] here: a type that must
+//! lose pegs demands a move by a type that can jump it, distinct from the
+//! opening moves of the regions holding none of those types.
 //!
 //! Any family of disjoint regions gives a bound, so each position gets the
 //! better of two: the most disjoint regions packed once for the board, and a
@@ -21,6 +23,8 @@
 //! still full.
 
 use rustc_hash::FxHashSet;
+
+use crate::engines::peg_types::{MOST_TYPES, PegTypes, demands};
 
 /// The largest region looked for, in holes.
 const MOST_HOLES: usize = 4;
@@ -41,6 +45,35 @@ pub(crate) struct Regions {
     open_at_ends: Vec<u64>,
     /// The candidates every end fills (for the bound behind), smallest first.
     full_at_ends: Vec<u64>,
+    /// The peg types and what the ends hold of each, when they bound too.
+    types: Option<Typed>,
+}
+
+/// Demands with disjoint remover types: how many, and the regions that
+/// hold none of their remover types, of each pool.
+#[derive(Clone, Debug)]
+struct Demanded {
+    count: u32,
+    open: Vec<u64>,
+    full: Vec<u64>,
+}
+
+/// The peg types as a bound beside the regions.
+#[derive(Clone, Debug)]
+struct Typed {
+    types: PegTypes,
+    /// Per type, the most pegs of it an end holds (ahead: a position with
+    /// more must lose some) and the fewest (behind: a position with fewer
+    /// lost some).
+    most_at_ends: [u8; MOST_TYPES],
+    least_at_ends: [u8; MOST_TYPES],
+    /// Per set of types losing pegs: for each set of its demands whose
+    /// remover types are disjoint, their number and the regions of
+    /// `open_at_ends` and of `full_at_ends` holding none of those types.
+    by_losing: Vec<Vec<Demanded>>,
+    /// The most demands that share no remover type: what the types can add
+    /// to the regions' bound at most.
+    most_demands: u32,
 }
 
 impl Regions {
@@ -90,7 +123,9 @@ impl Regions {
     /// within [`PACKING_BUDGET`] branches), with the boards at the far end of
     /// the bound: the targets for [`Regions::ahead`], the starts for
     /// [`Regions::behind`].
-    pub fn pack(candidates: &[u64], ends: &[u64]) -> Regions {
+    ///
+    /// With `types`, the bounds count their demands too (see [`Regions::ahead`]).
+    pub fn pack(candidates: &[u64], ends: &[u64], types: Option<&PegTypes>) -> Regions {
         let mut best = Vec::new();
         let mut chosen = Vec::new();
         let mut budget = PACKING_BUDGET;
@@ -98,21 +133,61 @@ impl Regions {
         best.sort_unstable();
         let mut by_size = candidates.to_vec();
         by_size.sort_unstable_by_key(|&r| (r.count_ones(), r));
-        let open_at_ends = by_size
+        let open_at_ends: Vec<u64> = by_size
             .iter()
             .copied()
             .filter(|&r| ends.iter().all(|&e| e & r != r))
             .collect();
-        let full_at_ends = by_size
+        let full_at_ends: Vec<u64> = by_size
             .iter()
             .copied()
             .filter(|&r| ends.iter().all(|&e| e & r == r))
             .collect();
+        let typed = types.filter(|_| !ends.is_empty()).map(|types| {
+            let (mut most, mut least) = ([0u8; MOST_TYPES], [u8::MAX; MOST_TYPES]);
+            for &e in ends {
+                for (t, n) in types.counts(e).into_iter().enumerate() {
+                    most[t] = most[t].max(n);
+                    least[t] = least[t].min(n);
+                }
+            }
+            let without = |pool: &[u64], movers: u8| -> Vec<u64> {
+                let kept = pool.iter().copied().filter(|&r| types.of(r) & movers == 0);
+                kept.collect()
+            };
+            let by_losing: Vec<Vec<Demanded>> = (0..1u32 << types.masks.len())
+                .map(|losing| {
+                    let (sets, n) = demands(types, losing as u8);
+                    disjoint_unions(&sets[..n])
+                        .into_iter()
+                        .map(|(movers, count)| Demanded {
+                            count,
+                            open: without(&open_at_ends, movers),
+                            full: without(&full_at_ends, movers),
+                        })
+                        .collect()
+                })
+                .collect();
+            let most_demands = by_losing
+                .iter()
+                .flatten()
+                .map(|d| d.count)
+                .max()
+                .unwrap_or(0);
+            Typed {
+                most_at_ends: most,
+                least_at_ends: least,
+                by_losing,
+                most_demands,
+                types: types.clone(),
+            }
+        });
         let mut regions = Regions {
             masks: best,
             ends: Vec::new(),
             open_at_ends,
             full_at_ends,
+            types: typed,
         };
         let mut ends: Vec<u64> = ends.iter().map(|&e| regions.filled(e)).collect();
         ends.sort_unstable();
@@ -136,38 +211,132 @@ impl Regions {
             .fold(0, |set, (i, _)| set | 1 << i)
     }
 
-    /// A lower bound on the moves from `position` to the nearest target: the
-    /// regions it fills that the target does not, packed once for the board
-    /// or greedily for this position (among those no target fills),
-    /// whichever counts more.
+    /// What the peg types can add to the regions' bound at most.
+    pub fn most_from_types(&self) -> u32 {
+        self.types.as_ref().map_or(0, |t| t.most_demands)
+    }
+
+    /// A lower bound on the moves from `position` to the nearest target, by
+    /// regions alone: the regions it fills that the target does not, packed
+    /// once for the board or greedily for this position (among those no
+    /// target fills), whichever counts more.
     #[inline]
-    pub fn ahead(&self, position: u64) -> u32 {
+    pub fn ahead_by_regions(&self, position: u64) -> u32 {
         let full = self.filled(position);
         let least = self.ends.iter().map(|&t| (full & !t).count_ones()).min();
-        let packed = greedy(&self.open_at_ends, |r| position & r == r);
+        let packed = greedy(&self.open_at_ends, |_, r| position & r == r);
+        least.unwrap_or(0).max(packed)
+    }
+
+    /// A lower bound on the moves from `position` to the nearest target:
+    /// the regions' bound, or the peg types', whichever counts more.
+    #[inline]
+    pub fn ahead(&self, position: u64) -> u32 {
+        self.ahead_by_regions(position)
+            .max(self.ahead_by_types(position))
+    }
+
+    /// A lower bound on the moves from `position` to the nearest target, by
+    /// the peg types: the demands of the types of which `position` has more
+    /// pegs than any target, with the regions (packed greedily) whose holes
+    /// are of none of their remover types. Zero without types.
+    #[inline]
+    pub fn ahead_by_types(&self, position: u64) -> u32 {
+        let Some(typed) = &self.types else {
+            return 0;
+        };
+        let n = typed.types.counts(position);
+        let losing = (0..typed.types.masks.len())
+            .filter(|&t| n[t] > typed.most_at_ends[t])
+            .fold(0u8, |set, t| set | 1 << t);
+        typed.with_demands(losing, true, |r| position & r == r)
+    }
+
+    /// A lower bound on the moves to `position` from the nearest start, by
+    /// regions alone: the regions the start fills that `position` does not,
+    /// packed once for the board or greedily for this position (among those
+    /// every start fills), whichever counts more.
+    #[inline]
+    pub fn behind_by_regions(&self, position: u64) -> u32 {
+        let full = self.filled(position);
+        let least = self.ends.iter().map(|&s| (s & !full).count_ones()).min();
+        let packed = greedy(&self.full_at_ends, |_, r| position & r != r);
         least.unwrap_or(0).max(packed)
     }
 
     /// A lower bound on the moves to `position` from the nearest start: the
-    /// regions the start fills that `position` does not, packed once for the
-    /// board or greedily for this position (among those every start fills),
-    /// whichever counts more.
-    #[inline]
+    /// regions' bound, or the peg types', whichever counts more. (The search
+    /// asks for the two parts on their own, the types only near its bound.)
+    #[cfg(test)]
     pub fn behind(&self, position: u64) -> u32 {
-        let full = self.filled(position);
-        let least = self.ends.iter().map(|&s| (s & !full).count_ones()).min();
-        let packed = greedy(&self.full_at_ends, |r| position & r != r);
-        least.unwrap_or(0).max(packed)
+        self.behind_by_regions(position)
+            .max(self.behind_by_types(position))
+    }
+
+    /// A lower bound on the moves to `position` from the nearest start, by
+    /// the peg types: the demands of the types of which `position` has
+    /// fewer pegs than any start, with the regions opened since (packed
+    /// greedily) whose holes are of none of their remover types. Zero
+    /// without types.
+    #[inline]
+    pub fn behind_by_types(&self, position: u64) -> u32 {
+        let Some(typed) = &self.types else {
+            return 0;
+        };
+        let n = typed.types.counts(position);
+        let lost = (0..typed.types.masks.len())
+            .filter(|&t| n[t] < typed.least_at_ends[t])
+            .fold(0u8, |set, t| set | 1 << t);
+        typed.with_demands(lost, false, |r| position & r != r)
     }
 }
 
-/// Disjoint regions among `pool` that `counts`, taken greedily in order.
+impl Typed {
+    /// The most, over sets of demands of the `losing` types whose remover
+    /// types are disjoint, of their number and the regions that count among
+    /// those holding none of the remover types (of the regions no end fills
+    /// when `open`, else of those every end fills).
+    #[inline]
+    fn with_demands(&self, losing: u8, open: bool, counts: impl Fn(u64) -> bool) -> u32 {
+        self.by_losing[losing as usize]
+            .iter()
+            .map(|d| {
+                let pool = if open { &d.open } else { &d.full };
+                d.count + greedy(pool, |_, r| counts(r))
+            })
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// The unions of the subsets of `sets` (the first four) whose members share
+/// no element, each with the subset's size (the empty one excluded).
+fn disjoint_unions(sets: &[u8]) -> Vec<(u8, u32)> {
+    let n = sets.len().min(4);
+    (1u32..1 << n)
+        .filter_map(|subset| {
+            let mut union = 0u8;
+            for (i, &s) in sets[..n].iter().enumerate() {
+                if subset >> i & 1 == 1 {
+                    if union & s != 0 {
+                        return None;
+                    }
+                    union |= s;
+                }
+            }
+            Some((union, subset.count_ones()))
+        })
+        .collect()
+}
+
+/// Disjoint regions among `pool` that `counts` (by index and mask), taken
+/// greedily in order.
 #[inline]
-fn greedy(pool: &[u64], counts: impl Fn(u64) -> bool) -> u32 {
+fn greedy(pool: &[u64], counts: impl Fn(usize, u64) -> bool) -> u32 {
     let mut used = 0u64;
     let mut n = 0;
-    for &r in pool {
-        if r & used == 0 && counts(r) {
+    for (i, &r) in pool.iter().enumerate() {
+        if r & used == 0 && counts(i, r) {
             used |= r;
             n += 1;
         }
@@ -232,13 +401,13 @@ mod tests {
         assert!(candidates.contains(&0b00110));
         assert!(!candidates.contains(&0b00100));
         // Ahead of the full row, to one peg on hole 4: the regions the row fills and the target does not.
-        let packed = Regions::pack(&candidates, &[0b10000]);
+        let packed = Regions::pack(&candidates, &[0b10000], None);
         // 0, 1-2 (or 2-3), 4: three disjoint regions.
         assert_eq!(packed.len(), 3);
         assert_eq!(packed.ahead(0b11111), 2);
         assert_eq!(packed.ahead(0b10000), 0);
         // Behind one peg on hole 2, from the row full but hole 0.
-        let packed = Regions::pack(&candidates, &[0b11110]);
+        let packed = Regions::pack(&candidates, &[0b11110], None);
         assert_eq!(packed.behind(0b00100), 2);
         assert_eq!(packed.behind(0b11110), 0);
     }
@@ -246,14 +415,14 @@ mod tests {
     #[test]
     fn a_position_packs_regions_of_its_own() {
         let candidates = Regions::candidates(5, &row(5));
-        let packed = Regions::pack(&candidates, &[0b10000]);
+        let packed = Regions::pack(&candidates, &[0b10000], None);
         // The board's packing holds one of the pairs 1-2 and 2-3; a position that
         // fills only the other still counts it.
         assert_eq!(packed.ahead(0b00110), 1);
         assert_eq!(packed.ahead(0b01100), 1);
         // Behind, from the full row: a position that has opened only one of
         // the pairs took a move to open it, whichever the board's packing holds.
-        let packed = Regions::pack(&candidates, &[0b11111]);
+        let packed = Regions::pack(&candidates, &[0b11111], None);
         assert_eq!(packed.behind(0b10111), 1);
         assert_eq!(packed.behind(0b11101), 1);
     }

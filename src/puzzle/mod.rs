@@ -113,9 +113,42 @@ pub struct Puzzle {
     pub limits: Limits,
     /// How solutions are counted.
     pub metric: Metric,
+    /// The lower bounds that prune a fewest-moves search.
+    pub bounds: Bounds,
     /// The file name and the text this puzzle was parsed from, for the
     /// variants that batch cases of other sizes and shapes need.
     source: std::sync::Arc<(String, String)>,
+}
+
+/// The lower bounds a fewest-moves search prunes with (the `bounds` key);
+/// each is proved, so any choice gives the same answer, only more or less
+/// quickly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// Merson regions: each full region the far end does not fill takes a
+    /// move of its own.
+    pub regions: bool,
+    /// Peg types: a type that must lose pegs demands a move by a type that
+    /// can jump it.
+    pub types: bool,
+    /// Pagoda functions: weights no jump increases, which cut off positions
+    /// that cannot reach the other end at all.
+    pub pagoda: bool,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds {
+            regions: true,
+            types: true,
+            pagoda: true,
+        }
+    }
+}
+
+impl Bounds {
+    /// The bounds' names in a puzzle file, in order.
+    pub const NAMES: [&'static str; 3] = ["regions", "types", "pagoda"];
 }
 
 /// How the length of a solution is counted.
@@ -246,6 +279,7 @@ impl Puzzle {
             batch: BatchFormat::default(),
             limits: src.limits.clone(),
             metric: Metric::Jumps,
+            bounds: Bounds::default(),
             source: std::sync::Arc::new((file.to_string(), text.to_string())),
         };
         for m in spec.moves.get_ref() {
@@ -255,6 +289,9 @@ impl Puzzle {
         puzzle.goal = puzzle.build_goal(&src, &spec.goal)?;
         if let Some(metric) = &spec.metric {
             puzzle.metric = puzzle.build_metric(&src, metric)?;
+        }
+        if let Some(bounds) = &spec.bounds {
+            puzzle.bounds = puzzle.build_bounds(&src, bounds)?;
         }
         puzzle.batch =
             puzzle.build_batch(&src, &spec.batch, spec.goal.get_ref().one_piece.is_some())?;
@@ -367,6 +404,50 @@ impl Puzzle {
                 ),
             )),
         }
+    }
+
+    /// The `bounds` key: distinct names of [`Bounds::NAMES`], only with the
+    /// moves metric (the only search they prune).
+    fn build_bounds(
+        &self,
+        src: &Src,
+        bounds: &toml::Spanned<Vec<toml::Spanned<String>>>,
+    ) -> Result<Bounds> {
+        if self.metric != Metric::Moves {
+            return Err(src.err(
+                bounds.span(),
+                "bounds prune the search for the fewest moves: they need metric = \"moves\"",
+            ));
+        }
+        let mut out = Bounds {
+            regions: false,
+            types: false,
+            pagoda: false,
+        };
+        for name in bounds.get_ref() {
+            let slot = match name.get_ref().as_str() {
+                "regions" => &mut out.regions,
+                "types" => &mut out.types,
+                "pagoda" => &mut out.pagoda,
+                other => {
+                    return Err(src.err(
+                        name.span(),
+                        format!(
+                            "unknown bound \"{other}\": expected \"regions\" (Merson regions), \
+                             \"types\" (peg types) or \"pagoda\" (pagoda functions)"
+                        ),
+                    ));
+                }
+            };
+            if *slot {
+                return Err(src.err(
+                    name.span(),
+                    format!("the bound \"{}\" is listed twice", name.get_ref()),
+                ));
+            }
+            *slot = true;
+        }
+        Ok(out)
     }
 
     /// Writes a state as board text, rows joined by `/`.

@@ -139,25 +139,57 @@ fn write_chains(
             format!(" from each of {n} targets (one per orbit)"),
         ),
     };
+    let mut from = Vec::new();
+    if levels.regions > 0 {
+        from.push(format!(
+            "Merson regions (the board's {} disjoint ones or its own packing)",
+            levels.regions
+        ));
+    }
+    if levels.types {
+        from.push("peg types".to_string());
+    }
     let proof = match levels.none_within {
-        Some(bound) => format!(
-            "no solution has {bound} moves or fewer: levels by moves bounded by {bound} (a \
-             position is kept only if its level plus a lower bound on the moves left from \
-             disjoint Merson regions, the board's {} or its own, is at most {bound}) searched \
-             forward to {} and backward to{back_to} {}{per_target}, and no meeting has {bound} \
-             moves or fewer",
-            levels.regions,
-            levels.forward.len().saturating_sub(1),
-            levels.backward.len().saturating_sub(1),
-        ),
-        None => match levels.lower {
-            0 => "the start is a target".to_string(),
-            1 => "no solution has fewer: 1 Merson region is full at the start and not at the \
-                  end, and it needs a move of its own"
+        Some(bound) => {
+            let kept = match from.is_empty() {
+                true => format!("a position is kept only if its level is at most {bound}"),
+                false => format!(
+                    "a position is kept only if its level plus a lower bound on the moves left, \
+                     from {}, is at most {bound}",
+                    from.join(" and ")
+                ),
+            };
+            let cut = match (levels.pagoda, levels.pagodas) {
+                (false, _) => String::new(),
+                (true, 1) => ", and no pagoda function (1 found by linear programming) cuts it \
+                              off from the other end"
+                    .to_string(),
+                (true, n) => format!(
+                    ", and no pagoda function ({n} found by linear programming) cuts it off \
+                     from the other end"
+                ),
+            };
+            format!(
+                "no solution has {bound} moves or fewer: levels by moves bounded by {bound} \
+                 ({kept}{cut}) searched forward to {} and backward to{back_to} {}{per_target}, \
+                 and no meeting has {bound} moves or fewer",
+                levels.forward.len().saturating_sub(1),
+                levels.backward.len().saturating_sub(1),
+            )
+        }
+        None => match (levels.lower, levels.types) {
+            (0, _) => "the start is a target".to_string(),
+            (1, false) => "no solution has fewer: 1 Merson region is full at the start and not \
+                           at the end, and it needs a move of its own"
                 .to_string(),
-            n => format!(
+            (n, false) => format!(
                 "no solution has fewer: {n} Merson regions are full at the start and not at \
                  the end, and each needs a move of its own"
+            ),
+            (n, true) => format!(
+                "no solution has fewer: {} give the start a lower bound of {n} {}",
+                from.join(" and "),
+                plural(n as usize, "move"),
             ),
         },
     };

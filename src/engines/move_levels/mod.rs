@@ -41,6 +41,8 @@
 //! only position of its orbit, since every symmetry used fixes it); then a
 //! chain on into the next backward level, to a target.
 
+use std::sync::Mutex;
+
 use rayon::prelude::*;
 
 mod jumps;
@@ -53,6 +55,8 @@ use side::{Prune, Side};
 use span::Span;
 
 use crate::engines::merson::Regions;
+use crate::engines::pagoda::Pagodas;
+use crate::engines::peg_types::PegTypes;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 use crate::outcome::Levels;
@@ -148,16 +152,44 @@ pub fn fewest_moves(
     // not; behind one, from each target's side, the regions the nearest image
     // of the start under the target's symmetries fills and it does not (a
     // backward position stands for its orbit).
-    let candidates = Regions::candidates(program.cells(), &jumps.lines);
-    let ahead = Regions::pack(&candidates, &in_class);
+    let bounds = program.puzzle().bounds;
+    let candidates = if bounds.regions {
+        Regions::candidates(program.cells(), &jumps.lines)
+    } else {
+        Vec::new()
+    };
+    let types = PegTypes::new(program.cells(), &jumps.lines).filter(|_| bounds.types);
+    let ahead = Regions::pack(&candidates, &in_class, types.as_ref());
     let behind: Vec<Regions> = groups
         .iter()
         .map(|g| {
             let starts: Vec<u64> = (0..g.len()).map(|k| g.apply(k, start)).collect();
-            Regions::pack(&candidates, &starts)
+            Regions::pack(&candidates, &starts, types.as_ref())
+        })
+        .collect();
+    // The pagoda functions each side learns serve the searches with larger bounds.
+    let ahead_pagodas = Mutex::new(Pagodas::new(
+        program.cells(),
+        &jumps.lines,
+        &in_class,
+        true,
+        &fixing_start,
+    ));
+    let behind_pagodas: Vec<Mutex<Pagodas>> = groups
+        .iter()
+        .map(|g| {
+            Mutex::new(Pagodas::new(
+                program.cells(),
+                &jumps.lines,
+                &[start],
+                false,
+                g,
+            ))
         })
         .collect();
     let search = Bounded {
+        ahead_pagodas: Some(&ahead_pagodas).filter(|_| bounds.pagoda),
+        behind_pagodas: Some(&behind_pagodas[..]).filter(|_| bounds.pagoda),
         jumps: &jumps,
         start,
         targets: &targets,
@@ -176,6 +208,8 @@ pub fn fewest_moves(
         backward_symmetries: groups.iter().map(Symmetries::len).min().unwrap_or(1),
         regions: ahead.len(),
         lower,
+        types: types.is_some(),
+        pagoda: bounds.pagoda,
         ..Levels::default()
     };
     for bound in lower..=most {
@@ -218,6 +252,10 @@ struct Bounded<'a> {
     fixing_start: &'a Symmetries,
     ahead: &'a Regions,
     behind: &'a [Regions],
+    /// The pagoda functions learnt so far, forward and per target backward,
+    /// when they bound.
+    ahead_pagodas: Option<&'a Mutex<Pagodas>>,
+    behind_pagodas: Option<&'a [Mutex<Pagodas>]>,
     limits: &'a Limits,
 }
 
@@ -237,6 +275,25 @@ enum Search<'a> {
 }
 
 impl<'a> Bounded<'a> {
+    /// Keeps what a side (forward, or backward from target `i`) learnt, for
+    /// the searches after it.
+    fn keep(&self, side: &Side, target: Option<usize>) {
+        let shared = match target {
+            None => self.ahead_pagodas,
+            Some(i) => self.behind_pagodas.and_then(|b| b.get(i)),
+        };
+        if let (Some(shared), Some(pagodas)) = (shared, &side.pagodas) {
+            *learnt(shared) = pagodas.clone();
+        }
+    }
+
+    /// The most pagoda functions any side has found so far.
+    fn pagodas_found(&self) -> usize {
+        let ahead = self.ahead_pagodas.map_or(0, |p| learnt(p).found());
+        let behind = self.behind_pagodas.unwrap_or(&[]).iter();
+        behind.map(|p| learnt(p).found()).fold(ahead, usize::max)
+    }
+
     /// The fewest moves if they are at most `bound + 1`; the searches with
     /// smaller bounds found none within `bound - 1`. `proved` is what they
     /// showed.
@@ -257,17 +314,21 @@ impl<'a> Bounded<'a> {
             self.fixing_start,
             prune(self.ahead),
         );
+        fore.pagodas = self.ahead_pagodas.map(|p| learnt(p).clone());
         let mut backward: Vec<u64> = Vec::new();
         let mut spare: Option<(Meeting, Side<'a>)> = None;
         let cases = self.targets.iter().zip(self.groups).zip(self.behind);
         for (i, ((&target, group), behind)) in cases.enumerate() {
             let remaining = (self.targets.len() - i) as f64;
             let mut back = Side::new(self.jumps, &[target], false, group, prune(behind));
+            back.pagodas = self.behind_pagodas.map(|p| learnt(&p[i]).clone());
             let mut found: Option<Meeting> = (0..group.len())
                 .map(|k| group.apply(k, target))
                 .find_map(|image| fore.level(image).map(|f| (f, 0, image)));
             loop {
                 if let Some(meeting) = found.filter(|&m| total(m) <= bound) {
+                    self.keep(&fore, None);
+                    self.keep(&back, Some(i));
                     return Ok(Search::Met {
                         meeting,
                         fore,
@@ -315,6 +376,7 @@ impl<'a> Bounded<'a> {
                         .map_err(hint)?;
                 }
             }
+            self.keep(&back, Some(i));
             for (n, &size) in back.sizes.iter().enumerate() {
                 match backward.get_mut(n) {
                     Some(sum) => *sum += size,
@@ -325,8 +387,10 @@ impl<'a> Bounded<'a> {
                 spare = Some((meeting, back));
             }
         }
+        self.keep(&fore, None);
         let levels = Levels {
             forward: fore.sizes.clone(),
+            pagodas: self.pagodas_found(),
             backward,
             none_within: Some(bound),
             ..proved.clone()
@@ -341,6 +405,14 @@ impl<'a> Bounded<'a> {
             None => Search::None(levels),
         })
     }
+}
+
+/// The pagoda functions learnt so far for one side (a poisoned lock still
+/// holds valid functions: each is checked when it is added).
+fn learnt(shared: &Mutex<Pagodas>) -> std::sync::MutexGuard<'_, Pagodas> {
+    shared
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// A limit error from growing a level, with what the searches with smaller
@@ -586,6 +658,137 @@ mod tests {
         fresh.extend(vec![vec![16]]);
         assert!(fresh.settle(fit(16)).is_err());
         assert_eq!(fresh.len(), 17);
+    }
+
+    /// Every position's fewest moves to one of `ends` (forward: played
+    /// forward; else from one of them), by plain breadth-first search over
+    /// all `2^cells` positions; `u8::MAX` where there is none.
+    fn distances(jumps: &Jumps, cells: usize, ends: &[u64], to_ends: bool) -> Vec<u8> {
+        let mut dist = vec![u8::MAX; 1 << cells];
+        let mut layer: Vec<u64> = ends.to_vec();
+        for &e in ends {
+            dist[e as usize] = 0;
+        }
+        let mut d = 0;
+        while !layer.is_empty() {
+            d += 1;
+            let mut next = Vec::new();
+            for &s in &layer {
+                let mut visit = |t: u64, _: &[usize]| {
+                    if dist[t as usize] == u8::MAX {
+                        dist[t as usize] = d;
+                        next.push(t);
+                    }
+                    true
+                };
+                if to_ends {
+                    jumps.backward(s, &mut visit);
+                } else {
+                    jumps.forward(s, &mut visit);
+                }
+            }
+            layer = next;
+        }
+        dist
+    }
+
+    #[test]
+    fn regions_and_peg_types_never_count_more_moves_than_there_are() {
+        let square = "name = \"square\"\n[board]\nrows = 4\ncols = 4\n[[moves]]\n\
+                      jump = \"orthogonal\"\n[goal]\none-piece = \"anywhere\"\n";
+        let row = "name = \"row\"\n[board]\nrows = 3\ncols = 5\n[[moves]]\n\
+                   jump = \"orthogonal\"\n[goal]\none-piece = \"anywhere\"\n";
+        let triangle = crate::catalogue::find("triangle15").unwrap().text;
+        let mut counted = [0u64; 2];
+        for (name, text) in [("square", square), ("rect", row), ("triangle15", triangle)] {
+            let program = crate::Puzzle::parse(text, name).unwrap().compile().unwrap();
+            let jumps = Jumps::new(&program).unwrap();
+            let cells = program.cells();
+            let types = PegTypes::new(cells, &jumps.lines).unwrap();
+            let candidates = Regions::candidates(cells, &jumps.lines);
+            let singles: Vec<u64> = (0..cells).map(|c| 1u64 << c).collect();
+            // Ahead of every position that reaches one peg: at most its fewest moves.
+            let ahead = Regions::pack(&candidates, &singles, Some(&types));
+            let to_one = distances(&jumps, cells, &singles, true);
+            for (p, &d) in to_one.iter().enumerate().filter(|&(_, &d)| d != u8::MAX) {
+                let bound = ahead.ahead(p as u64);
+                assert!(bound <= u32::from(d), "{name} {p:#b}: {bound} > {d}");
+                counted[0] +=
+                    u64::from(ahead.ahead_by_types(p as u64) > ahead.ahead_by_regions(p as u64));
+            }
+            // Behind every position reached from a single vacancy: at most its fewest moves.
+            for vacancy in 0..cells {
+                let start = ((1u64 << cells) - 1) & !(1 << vacancy);
+                let behind = Regions::pack(&candidates, &[start], Some(&types));
+                let from = distances(&jumps, cells, &[start], false);
+                for (p, &d) in from.iter().enumerate().filter(|&(_, &d)| d != u8::MAX) {
+                    let bound = behind.behind(p as u64);
+                    assert!(
+                        bound <= u32::from(d),
+                        "{name} from {start:#b}, {p:#b}: {bound} > {d}"
+                    );
+                    counted[1] += u64::from(
+                        behind.behind_by_types(p as u64) > behind.behind_by_regions(p as u64),
+                    );
+                }
+            }
+        }
+        // The types count more than the regions somewhere, both ways.
+        assert!(counted[0] > 0 && counted[1] > 0, "{counted:?}");
+    }
+
+    #[test]
+    fn pagoda_functions_cut_only_positions_that_cannot_reach_the_target() {
+        let entry = crate::catalogue::find("english33").unwrap();
+        let program = crate::Puzzle::parse(entry.text, "english33")
+            .unwrap()
+            .compile()
+            .unwrap();
+        let jumps = Jumps::new(&program).unwrap();
+        let start = program.puzzle().start.as_ref().unwrap().to_u64().unwrap();
+        let centre = !start & ((1u64 << program.cells()) - 1);
+        let group = Symmetries::of(&program, &[start], &Limits::default()).unwrap();
+        let mut plain = Side::new(&jumps, &[start], true, &group, None);
+        let mut cut = Side::new(&jumps, &[start], true, &group, None);
+        cut.pagodas = Some(Pagodas::new(
+            program.cells(),
+            &jumps.lines,
+            &[centre],
+            true,
+            &group,
+        ));
+        cut.learning_level = 1;
+        let mut gone = Vec::new();
+        for _ in 0..8 {
+            plain.grow(&jumps, 0, u64::MAX, true, &|_| None).unwrap();
+            cut.grow(&jumps, 0, u64::MAX, true, &|_| None).unwrap();
+            // The cut level is the plain one less what the functions cut off.
+            let kept: std::collections::HashSet<u64> = cut.last.iter().copied().collect();
+            assert!(kept.len() <= plain.last.len());
+            gone.extend(
+                plain
+                    .last
+                    .iter()
+                    .copied()
+                    .filter(|p| !kept.contains(p))
+                    .step_by(29),
+            );
+            assert!(kept.iter().all(|&p| plain.level(p) == cut.level(p)));
+        }
+        assert!(
+            cut.pagodas.as_ref().unwrap().found() > 0 && gone.len() >= 10,
+            "{} cut off",
+            gone.len()
+        );
+        // Each position cut off (a sample) is shown dead by the jump search.
+        for &p in gone.iter().take(40) {
+            let board = crate::Bits::from_u64(program.cells(), p);
+            let outcome = crate::solve(&program, &board, &Limits::default()).unwrap();
+            assert!(
+                matches!(outcome, crate::Outcome::Unsolvable(_)),
+                "{p:#x} was cut off but reaches the centre"
+            );
+        }
     }
 
     #[test]

@@ -7,6 +7,7 @@ use super::jumps::{Images, Jumps};
 use super::store::{LevelMap, by_part, mix, unmix};
 use super::{CHUNK, SUCCESSORS_PER_PARENT};
 use crate::engines::merson::Regions;
+use crate::engines::pagoda::Pagodas;
 use crate::error::{Error, Result};
 use crate::symmetry::{Canon, Symmetries};
 
@@ -22,6 +23,11 @@ pub(super) struct Side<'a> {
     /// The jumps' images under `group`, for the successors' canonical forms.
     images: Images,
     pub(super) prune: Option<Prune<'a>>,
+    /// The pagoda functions that cut off positions that cannot meet the
+    /// other side's ends, learnt from the levels as they grow.
+    pub(super) pagodas: Option<Pagodas>,
+    /// The fewest positions of a level that the pagoda functions learn from.
+    pub(super) learning_level: usize,
     /// Whether the last level is in the level map, so that the side can grow.
     pub(super) open: bool,
 }
@@ -95,6 +101,18 @@ impl Fresh {
         check(self)
     }
 
+    /// Up to `most` positions, spread evenly over the buckets.
+    fn sample(&self, most: usize) -> Vec<u64> {
+        let len = self.len();
+        let step = len.div_ceil(most.max(1)).max(1);
+        self.buckets
+            .iter()
+            .flatten()
+            .step_by(step)
+            .map(|&k| unmix(k))
+            .collect()
+    }
+
     /// The positions, sorted by mix, each bucket freed once read.
     fn into_positions(self) -> Vec<u64> {
         let mut out = Vec::with_capacity(self.len());
@@ -137,6 +155,13 @@ impl Split {
     }
 }
 
+/// Positions of each new level handed to the pagoda functions as witnesses.
+const WITNESSES: usize = 32;
+
+/// The fewest positions of a level that the pagoda functions learn from:
+/// smaller levels cost little to keep.
+const LEARNING_LEVEL: usize = 1 << 10;
+
 /// Parents expanded by one task while a chunk grows.
 const PART: usize = 1 << 12;
 
@@ -153,12 +178,26 @@ impl Prune<'_> {
     /// forward, the regions full in it must still be opened; backward, the
     /// regions it has opened took a move each.
     pub(super) fn keeps(&self, forward: bool, depth: u32, position: u64) -> bool {
-        let still = if forward {
-            self.regions.ahead(position)
+        let regions = &self.regions;
+        let by_regions = if forward {
+            regions.ahead_by_regions(position)
         } else {
-            self.regions.behind(position)
+            regions.behind_by_regions(position)
         };
-        depth + still <= self.bound
+        if depth + by_regions > self.bound {
+            return false;
+        }
+        // The peg types add at most a few moves: counted only when they could
+        // pass the bound.
+        if depth + by_regions + regions.most_from_types() <= self.bound {
+            return true;
+        }
+        let by_types = if forward {
+            regions.ahead_by_types(position)
+        } else {
+            regions.behind_by_types(position)
+        };
+        depth + by_types <= self.bound
     }
 }
 
@@ -184,6 +223,8 @@ impl<'a> Side<'a> {
             group,
             images: Images::new(jumps, group),
             prune,
+            pagodas: None,
+            learning_level: LEARNING_LEVEL,
             open: true,
         }
     }
@@ -253,6 +294,7 @@ impl<'a> Side<'a> {
         };
         let level = u8::try_from(depth)
             .map_err(|_| Error::Internal(format!("a move level past 255: {depth}")))?;
+        let mut pagodas = self.pagodas.take();
         // What is held: the level map, the parents, and the new positions so far.
         let held = |next: &Fresh| other_bytes + self.bytes() + last.len() as u64 * 8 + next.bytes();
         let (forward, prune) = (self.forward, self.prune);
@@ -290,6 +332,9 @@ impl<'a> Side<'a> {
                     keys.sort_unstable();
                     keys.dedup();
                     known.retain_absent(&mut keys);
+                    if let Some(pagodas) = &pagodas {
+                        keys.retain(|&k| pagodas.keeps(unmix(k)));
+                    }
                     keys
                 })
                 .collect();
@@ -301,6 +346,20 @@ impl<'a> Side<'a> {
             next.extend(fresh);
         }
         next.dedup();
+        if let Some(pagodas) = pagodas
+            .as_mut()
+            .filter(|_| next.len() >= self.learning_level)
+        {
+            // Positions spread over the level, as witnesses: functions that cut
+            // them off are found, and cut the level and those after it.
+            let witnesses = next.sample(WITNESSES);
+            if pagodas.learn(&witnesses) > 0 {
+                let pagodas = &*pagodas;
+                next.buckets
+                    .par_iter_mut()
+                    .for_each(|b| b.retain(|&k| pagodas.keeps(unmix(k))));
+            }
+        }
         let count = next.len();
         if kept {
             fits(held(&next), LevelMap::bytes_for(count))?;
@@ -312,6 +371,7 @@ impl<'a> Side<'a> {
         let met = meets(&next);
         self.sizes.push(next.len() as u64);
         self.last = next;
+        self.pagodas = pagodas;
         Ok(met)
     }
 }
