@@ -514,8 +514,8 @@ fn french_board_takes(vacancy: &str, fewest: u32) {
 }
 
 /// The French board in moves, to one peg anywhere, from c1 and d2 (README's table): 20
-/// moves each, proved (no solution of 19), and the answer verified. Ignored: about 23
-/// minutes, and up to 12.7 GB.
+/// moves each, proved (no solution of 19), and the answer verified. Ignored: about 7
+/// minutes, and up to 2.9 GB.
 #[test]
 #[ignore]
 fn french_board_takes_20_moves_from_c1_and_d2() {
@@ -524,8 +524,8 @@ fn french_board_takes_20_moves_from_c1_and_d2() {
 }
 
 /// The French board in moves from d3, the third orbit that can finish with one peg: 21
-/// moves, proved (no solution of 20), and verified. Ignored: about 31 minutes, and up to
-/// 15.7 GB.
+/// moves, proved (no solution of 20), and verified. Ignored: about 8 minutes, and up to
+/// 5.0 GB.
 #[test]
 #[ignore]
 fn french_board_takes_21_moves_from_d3() {
