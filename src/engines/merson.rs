@@ -242,14 +242,7 @@ impl Regions {
     /// are of none of their remover types. Zero without types.
     #[inline]
     pub fn ahead_by_types(&self, position: u64) -> u32 {
-        let Some(typed) = &self.types else {
-            return 0;
-        };
-        let n = typed.types.counts(position);
-        let losing = (0..typed.types.masks.len())
-            .filter(|&t| n[t] > typed.most_at_ends[t])
-            .fold(0u8, |set, t| set | 1 << t);
-        typed.with_demands(losing, true, |r| position & r == r)
+        self.by_types(position, true)
     }
 
     /// A lower bound on the moves to `position` from the nearest start, by
@@ -280,14 +273,28 @@ impl Regions {
     /// without types.
     #[inline]
     pub fn behind_by_types(&self, position: u64) -> u32 {
+        self.by_types(position, false)
+    }
+
+    /// The peg types' bound ahead (the types `position` has more pegs of
+    /// than any end, and the regions it fills) or behind (fewer than any
+    /// end, and the regions it has opened).
+    #[inline]
+    fn by_types(&self, position: u64, ahead: bool) -> u32 {
         let Some(typed) = &self.types else {
             return 0;
         };
         let n = typed.types.counts(position);
-        let lost = (0..typed.types.masks.len())
-            .filter(|&t| n[t] < typed.least_at_ends[t])
+        let losing = (0..typed.types.masks.len())
+            .filter(|&t| {
+                if ahead {
+                    n[t] > typed.most_at_ends[t]
+                } else {
+                    n[t] < typed.least_at_ends[t]
+                }
+            })
             .fold(0u8, |set, t| set | 1 << t);
-        typed.with_demands(lost, false, |r| position & r != r)
+        typed.with_demands(losing, ahead, |r| (position & r == r) == ahead)
     }
 }
 

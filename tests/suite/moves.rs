@@ -187,6 +187,22 @@ fn the_moves_metric_is_refused_where_it_does_not_apply() {
 const CROSS: &str = "name = \"cross\"\n[board]\nshape = [\"..o..\", \".ooo.\", \"ooooo\", \".ooo.\", \"..o..\"]\n\
                      names = \"chess\"\n[[moves]]\njump = \"orthogonal\"\n[goal]\none-piece = \"anywhere\"\n";
 
+/// A puzzle with `overrides`, its program, its jumps and its target boards.
+fn compiled(
+    text: &str,
+    name: &str,
+    overrides: &[Override],
+) -> (Puzzle, pegflip::Program, Vec<[usize; 3]>, HashSet<u64>) {
+    let puzzle = Puzzle::parse_with(text, name, overrides).unwrap();
+    let program = puzzle.compile().unwrap();
+    let jumps = jump_cells(&program);
+    let pegflip::Goal::Targets(targets) = program.goal() else {
+        panic!("{name} has targets");
+    };
+    let targets: HashSet<u64> = targets.iter().map(|t| t.to_u64().unwrap()).collect();
+    (puzzle, program, jumps, targets)
+}
+
 /// The program's jumps as `[from, over, to]` cells.
 fn jump_cells(program: &pegflip::Program) -> Vec<[usize; 3]> {
     program
@@ -256,13 +272,7 @@ fn fewest_moves_agree_with_a_plain_search() {
         ("square", square),
         ("row", row),
     ] {
-        let puzzle = Puzzle::parse_with(text, name, &moves).unwrap();
-        let program = puzzle.compile().unwrap();
-        let jumps = jump_cells(&program);
-        let pegflip::Goal::Targets(targets) = program.goal() else {
-            panic!("{name} has targets");
-        };
-        let targets: HashSet<u64> = targets.iter().map(|t| t.to_u64().unwrap()).collect();
+        let (puzzle, program, jumps, targets) = compiled(text, name, &moves);
         let cells = program.cells();
         // Every single vacancy, and boards with two or three holes.
         let full = (1u64 << cells) - 1;
@@ -316,13 +326,7 @@ fn every_choice_of_bounds_gives_the_same_fewest_moves() {
                 Override::parse("metric=\"moves\"").unwrap(),
                 Override::parse(&format!("bounds=[{}]", names.join(", "))).unwrap(),
             ];
-            let puzzle = Puzzle::parse_with(text, name, &overrides).unwrap();
-            let program = puzzle.compile().unwrap();
-            let jumps = jump_cells(&program);
-            let pegflip::Goal::Targets(targets) = program.goal() else {
-                panic!("{name} has targets");
-            };
-            let targets: HashSet<u64> = targets.iter().map(|t| t.to_u64().unwrap()).collect();
+            let (puzzle, program, jumps, targets) = compiled(text, name, &overrides);
             let cells = program.cells();
             for vacancy in 0..cells {
                 let start = ((1u64 << cells) - 1) & !(1 << vacancy);
