@@ -83,8 +83,8 @@ pub struct Step {
     pub board: Option<String>,
 }
 
-/// How a fewest-moves answer was proved, as written: the Merson regions'
-/// lower bound, and the bounded search that found nothing shorter.
+/// How a fewest-moves answer was proved, as written: the lower bound (Merson
+/// regions, peg types), and the bounded search that found nothing shorter.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LevelSizes {
     /// The disjoint Merson regions packed once for the board; the bound on a
@@ -103,13 +103,14 @@ pub struct LevelSizes {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pagodas: Option<usize>,
     /// The bound of the last search that found no solution: none has this
-    /// many moves or fewer. Absent when the regions' bound alone proves the
-    /// answer.
+    /// many moves or fewer. Absent when the lower bound on the start alone
+    /// proves the answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub none_within: Option<u32>,
     /// Positions kept per level forward in that search, `n` = 0, 1, ...:
-    /// those reached in `n` moves whose moves so far and the regions' bound
-    /// on the moves left come to at most `none_within`.
+    /// those reached in `n` moves whose moves so far and the lower bound on
+    /// the moves left come to at most `none_within`, and that no pagoda
+    /// function cut off.
     pub forward: Vec<u64>,
     /// Positions kept per level backward in that search, summed over the
     /// targets searched back from.

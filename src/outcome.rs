@@ -144,14 +144,14 @@ pub struct Certificate {
     pub cells: Bits,
 }
 
-/// How the fewest moves were proved: the lower bound from Merson regions,
-/// and the bounded search that found no solution within one move less than
+/// How the fewest moves were proved: the lower bound from Merson regions
+/// and peg types, and the bounded search that found no solution within one move less than
 /// the answer, with the sizes of its levels in positions up to symmetry.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Levels {
     /// Positions per level forward from the start, in the last search that
     /// found nothing: entry `n` is the number kept of those reached in `n`
-    /// moves. Empty when the regions' bound alone proves the answer.
+    /// moves. Empty when the lower bound on the start alone proves the answer.
     pub forward: Vec<u64>,
     /// Positions per level backward in that search, summed over the targets
     /// searched back from (each level `n` of each target: the positions kept
@@ -176,15 +176,14 @@ pub struct Levels {
     /// Whether the peg types' demands counted in the bound.
     pub types: bool,
     /// Whether pagoda functions cut off positions that cannot reach the
-    /// other end; and how many were found, each with its images under the
-    /// symmetries (the most any one side found).
+    /// other end.
     pub pagoda: bool,
     /// The pagoda functions found by linear programming, on the side that
     /// found the most.
     pub pagodas: usize,
     /// The bound of the last search that found nothing: no solution has this
     /// many moves or fewer. A search keeps a position only when its moves so
-    /// far and the regions' bound on the moves still needed come to at most
+    /// far and the lower bound on the moves still needed come to at most
     /// this. `None` when no search was needed.
     pub none_within: Option<u32>,
 }

@@ -1,4 +1,4 @@
-//! Fewest moves, where a move is a chain of jumps by one piece: bidirectional breadth-first iterative deepening (BFIDA*) by move levels, bounded by Merson regions, up to symmetry.
+//! Fewest moves, where a move is a chain of jumps by one piece: bidirectional breadth-first iterative deepening (BFIDA*) by move levels, bounded by Merson regions and peg types, cut by pagoda functions, up to symmetry.
 //!
 //! Peg players count a **move** as one or more consecutive jumps by the same
 //! peg. Every solution of a peg board has the same number of jumps, but not
@@ -15,11 +15,15 @@
 //! A search has a bound `L` and keeps a position only when its level and a
 //! lower bound on the moves still needed come to at most `L`: ahead, the
 //! Merson regions (`merson.rs`) it fills and the nearest target does
-//! not; behind, those the start fills and it does not. When a fewest-moves
+//! not; behind, those the start fills and it does not; or the moves the
+//! peg types demand (`peg_types.rs`), whichever counts more. Pagoda
+//! functions (`pagoda.rs`), learnt from the levels, also cut off positions
+//! that cannot reach the other end at all. The puzzle's `bounds` choose
+//! among the three. When a fewest-moves
 //! solution has at most `L` moves, every position of it passes at its own
 //! level, so when forward levels `0..=a` and backward levels `0..=b` with
 //! `a + b >= L` show no meeting, no solution has `L` moves or fewer. The
-//! bound starts at the regions the start fills and grows by one; a meeting
+//! bound starts at the lower bound on the start and grows by one; a meeting
 //! within it is the answer. The search that finds none grows one level more,
 //! where a meeting one move past the bound is the answer once every target
 //! shows none within it. The forward levels are shared; each target (one
@@ -98,12 +102,12 @@ pub enum MoveOutcome {
 ///
 /// The search is breadth-first iterative deepening on a bound of moves (as
 /// Barker and Korf's BFIDA*): for a bound `L`, a level keeps only the
-/// positions whose moves so far and the Merson regions' lower bound on the
-/// moves still needed come to at most `L`. Every position of a fewest-moves
-/// solution passes at its own level when that solution has at most `L`
-/// moves, so the search finds one; when it finds none, no solution has `L`
-/// moves or fewer. The bound starts at the regions full in the start and
-/// grows by one.
+/// positions whose moves so far and the lower bound (Merson regions, peg
+/// types) on the moves still needed come to at most `L`, and that no pagoda
+/// function cuts off. Every position of a fewest-moves solution passes at
+/// its own level when that solution has at most `L` moves, so the search
+/// finds one; when it finds none, no solution has `L` moves or fewer. The
+/// bound starts at the lower bound on the start and grows by one.
 ///
 /// `known`, when given, is a solution in jumps from `start` (it must reach a
 /// target): its moves end the bounds, its target is searched first, and it

@@ -166,7 +166,8 @@ const LEARNING_LEVEL: usize = 1 << 10;
 const PART: usize = 1 << 12;
 
 /// Which positions a bounded search keeps: those whose moves so far and the
-/// regions' lower bound on the moves still needed come to at most `bound`.
+/// lower bound on the moves still needed (the regions', or the peg types'
+/// where it counts more) come to at most `bound`.
 #[derive(Clone, Copy)]
 pub(super) struct Prune<'a> {
     pub(super) regions: &'a Regions,
