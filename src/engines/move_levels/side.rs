@@ -188,8 +188,9 @@ impl Prune<'_> {
         if depth + by_regions > self.bound {
             return false;
         }
-        // The peg types add at most a few moves: counted only when they could
-        // pass the bound.
+        // The peg types are counted only within their most demands of the
+        // bound (their greedy packing may rarely count more; skipping them then
+        // only keeps a position, which is always sound).
         if depth + by_regions + regions.most_from_types() <= self.bound {
             return true;
         }
