@@ -268,6 +268,7 @@ impl Answer {
                         Proof::Search => "search",
                         Proof::Parity(_) => "parity",
                         Proof::Rank => "rank",
+                        Proof::MoveLevels(_) => "levels",
                     }
                     .into(),
                 );

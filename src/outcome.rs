@@ -18,6 +18,10 @@ pub enum Proof {
     /// Elimination showed the board is outside the moves' span, but the move
     /// matrix is too large to produce a certificate.
     Rank,
+    /// By moves: the levels searched both ways with every bound up to this
+    /// many moves meet nowhere, and no solution could have more (each move
+    /// removes a piece).
+    MoveLevels(u32),
 }
 
 /// The moves of a solution, in the order they are played: a list, or for a

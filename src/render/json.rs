@@ -121,8 +121,10 @@ pub fn checked_answer(
         )?;
     }
     let answer = Answer::new(program, start, outcome);
-    let checkable = !matches!(outcome, Outcome::Unsolvable(Proof::Search | Proof::Rank))
-        && program.cells() <= STEP_BOARDS_LIMIT;
+    let checkable = !matches!(
+        outcome,
+        Outcome::Unsolvable(Proof::Search | Proof::Rank | Proof::MoveLevels(_))
+    ) && program.cells() <= STEP_BOARDS_LIMIT;
     if checkable && let Err(reason) = crate::check::verify(program, &answer) {
         return Err(Error::Internal(format!(
             "the answer fails verification: {reason}"

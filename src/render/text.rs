@@ -41,6 +41,12 @@ pub fn write_text(
                         "proof: an exhaustive search visited every reachable state"
                     )?;
                 }
+                Proof::MoveLevels(most) => writeln!(
+                    out,
+                    "proof: the levels by moves, searched both ways with every bound up to \
+                     {most} moves, meet nowhere, and no solution could have more (each move \
+                     removes a piece)"
+                )?,
                 Proof::Rank => writeln!(
                     out,
                     "proof: elimination over GF(2) shows the board is outside the span of the \

@@ -69,23 +69,32 @@ pub fn run_solve(
 /// The fewest moves, a chain of jumps by one piece counting once: a jump
 /// search first settles whether the goal can be reached (with a parity
 /// certificate or an exhaustive search when it cannot), then the levels by
-/// moves find the fewest and prove it.
+/// moves find the fewest and prove it, ended early by the jump search's
+/// solution. A jump search that passes `max-states` settles nothing: the
+/// levels then search every bound up to the start's pieces, and show
+/// that no sequence of moves reaches the goal when none meets.
 fn solve_moves(program: &Program, start: &Bits, limits: &Limits) -> Result<Outcome> {
-    let reachable = solve_search(program, Solver::PegDfs, start, limits)?;
-    if let Outcome::Unsolvable(_) = reachable {
-        return Ok(reachable);
-    }
+    let reachable = match solve_search(program, Solver::PegDfs, start, limits) {
+        Err(Error::Limit {
+            name: "max-states", ..
+        }) => None,
+        found => Some(found?),
+    };
+    let known = match reachable {
+        Some(Outcome::Solved(known)) => Some(known.moves.to_vec()),
+        Some(unsolvable) => return Ok(unsolvable),
+        None => None,
+    };
     let word = start
         .to_u64()
         .ok_or_else(|| Error::Internal("a searched board of more than 64 cells".into()))?;
-    let Outcome::Solved(known) = &reachable else {
-        return Err(Error::Internal(
-            "a search outcome neither solved nor not".into(),
-        ));
-    };
-    let known = known.moves.to_vec();
-    let found = match move_levels::fewest_moves(program, word, Some(&known), limits)? {
+    let found = match move_levels::fewest_moves(program, word, known.as_deref(), limits)? {
         move_levels::MoveOutcome::Solved(found) => found,
+        move_levels::MoveOutcome::Unsolvable(_) if known.is_none() => {
+            let outcome = Outcome::Unsolvable(Proof::MoveLevels(word.count_ones()));
+            check(program, start, &outcome)?;
+            return Ok(outcome);
+        }
         move_levels::MoveOutcome::Unsolvable(_) => {
             return Err(Error::Internal(
                 "the jump search reached the goal, but the move levels did not".into(),

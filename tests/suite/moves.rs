@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use crate::common::pegflip;
-use pegflip::{Outcome, Override, Puzzle};
+use pegflip::{Outcome, Override, Proof, Puzzle};
 
 const BERGHOLT: &str = "46-44, 65-45, 57-55, 54-56, 52-54, 73-53, 43-63, 75-73-53, 35-55, \
                         15-35, 23-43-63-65-45-25, 37-57-55-53, 31-33, 34-32, 51-31-33, \
@@ -251,7 +251,8 @@ fn plain_fewest_moves(jumps: &[[usize; 3]], start: u64, targets: &HashSet<u64>) 
 }
 
 /// On every board small enough, the planned search (bidirectional, up to symmetry) finds
-/// the same fewest moves as the plain search, or the same impossibility.
+/// the same fewest moves as the plain search, or the same impossibility, with and without
+/// the jump search's solution to end it.
 #[test]
 fn fewest_moves_agree_with_a_plain_search() {
     let square = "name = \"square\"\n[board]\nrows = 4\ncols = 4\nnames = \"chess\"\n[[moves]]\n\
@@ -266,6 +267,8 @@ fn fewest_moves_agree_with_a_plain_search() {
     let moves = [Override::parse("metric=\"moves\"").unwrap()];
     let mut checked = 0;
     let mut solved = 0;
+    // Impossible boards the levels alone show to be so.
+    let mut by_levels = 0;
     for (name, text) in [
         ("triangle15", triangle.as_str()),
         ("cross", CROSS),
@@ -294,13 +297,32 @@ fn fewest_moves_agree_with_a_plain_search() {
                 Outcome::Unsolvable(_) => None,
             };
             assert_eq!(found, expected, "{name} from {}", puzzle.board_text(&board));
+            // A jump search stopped at once by its limit settles nothing: the levels
+            // alone find the same fewest moves, or show that there is no way.
+            let stopped = pegflip::Limits {
+                max_states: 1,
+                ..puzzle.limits.clone()
+            };
+            let alone = match pegflip::solve(&program, &board, &stopped).unwrap() {
+                Outcome::Solved(s) => Some(s.chains.expect("moves are chained").lengths.len()),
+                Outcome::Unsolvable(proof) => {
+                    by_levels += usize::from(matches!(proof, Proof::MoveLevels(_)));
+                    None
+                }
+            };
+            assert_eq!(
+                alone,
+                expected,
+                "{name} from {}, levels alone",
+                puzzle.board_text(&board)
+            );
             checked += 1;
             solved += usize::from(found.is_some());
         }
     }
     assert!(
-        checked > 80 && solved > 30,
-        "{checked} boards, {solved} solved"
+        checked > 80 && solved > 30 && by_levels > 5,
+        "{checked} boards, {solved} solved, {by_levels} shown impossible by the levels"
     );
 }
 

@@ -76,7 +76,8 @@ impl Fresh {
 
     /// Sorts and deduplicates every bucket.
     pub(super) fn dedup(&mut self) {
-        // A bucket is a run per chunk, each sorted: a merging sort finds them.
+        // A bucket is a sorted run per chunk; an unstable sort takes no scratch
+        // memory beside it, which a merging sort would.
         self.buckets.par_iter_mut().for_each(|b| {
             b.sort_unstable();
             b.dedup();
