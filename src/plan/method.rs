@@ -123,9 +123,11 @@ impl Method {
             Method::MoveLevels => {
                 "fewest moves, a chain of jumps by one piece counting once: breadth-first \
                  levels by moves forward from the start and backward from the targets, up to \
-                 symmetry, bounded by Merson regions and deepened one bound at a time until \
-                 they meet; a jump search (with parity proofs) first says whether the goal can \
-                 be reached at all (a histogram: one way, to the end, unbounded)"
+                 symmetry, bounded by the puzzle's bounds (Merson regions, peg types, pagoda \
+                 functions) and deepened one bound at a time until they meet; a jump search \
+                 (with parity proofs) first says whether the goal can be reached at all, and \
+                 past max-states the levels say it themselves (a histogram: one way, to the \
+                 end, unbounded)"
             }
             Method::PegOrbits => {
                 "layers of peg positions up to symmetry: jumps found bit-parallel on a grid word, \
