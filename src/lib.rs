@@ -66,6 +66,7 @@ pub mod puzzle;
 pub mod spec;
 pub(crate) mod stateset;
 pub mod symbols;
+pub mod word;
 pub mod zk;
 // The compiled program, and its symmetries.
 pub mod program;

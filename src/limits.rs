@@ -8,12 +8,18 @@
 //! the limit, the value found and what to change; nothing else builds one.
 //!
 //! A few bounds are not settings but facts of a representation, and are
-//! listed here as constants: [`SEARCH_CELLS`] and [`TABLE_CELLS`].
+//! listed here as constants: [`SEARCH_CELLS`], [`WIDE_SEARCH_CELLS`] and
+//! [`TABLE_CELLS`].
 
 use crate::error::Error;
 
 /// The most cells a search state may have: one 64-bit word.
 pub const SEARCH_CELLS: usize = 64;
+
+/// The most cells the peg engines that take two words may have: fewest
+/// moves (the move levels) and the jump search keep a state of a larger
+/// board in one 128-bit word.
+pub const WIDE_SEARCH_CELLS: usize = 128;
 
 /// The most cells an answer table may have: one byte per state, 2^26 bytes.
 pub const TABLE_CELLS: usize = 26;
@@ -157,7 +163,8 @@ impl Limits {
 }
 
 /// `Err` naming the bound `name` when `cells` is past `bound`, one of the
-/// representation bounds above ([`SEARCH_CELLS`], [`TABLE_CELLS`]).
+/// representation bounds above ([`SEARCH_CELLS`], [`WIDE_SEARCH_CELLS`],
+/// [`TABLE_CELLS`]).
 pub fn require_cells(
     name: &'static str,
     bound: usize,

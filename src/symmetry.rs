@@ -6,6 +6,7 @@ use crate::board::CellId;
 use crate::error::Result;
 use crate::limits::Limits;
 use crate::program::{Goal, Program};
+use crate::word::Word;
 
 /// A canonical form for states (the least image under a group of symmetries),
 /// or the identity.
@@ -34,14 +35,14 @@ impl Canon for Identity {
 }
 
 /// A group of cell permutations, with byte tables to apply them to a
-/// one-word state quickly.
-pub struct Symmetries {
+/// one-word state (a `u64`, or a `u128` past 64 cells) quickly.
+pub struct Symmetries<W: Word = u64> {
     perms: Vec<Vec<usize>>,
     /// Per permutation, per byte of the state, per byte value: the image bits.
-    tables: Vec<Vec<[u64; 256]>>,
+    tables: Vec<Vec<[W; 256]>>,
     /// The same, eight permutations at a time: per group of eight, per byte,
     /// per byte value, the eight images (a group is padded with the identity).
-    packed: Vec<Vec<[[u64; 8]; 256]>>,
+    packed: Vec<Vec<[[W; 8]; 256]>>,
 }
 
 impl Symmetries {
@@ -50,6 +51,14 @@ impl Symmetries {
     /// targets onto themselves, and fix every state of `fixed`. Refused when
     /// the board has more than the limit `symmetries`.
     pub fn of(program: &Program, fixed: &[u64], limits: &Limits) -> Result<Symmetries> {
+        Symmetries::wide(program, fixed, limits)
+    }
+}
+
+impl<W: Word> Symmetries<W> {
+    /// As [`Symmetries::of`], on states of `W` (a `u128` takes boards of up
+    /// to 128 cells).
+    pub fn wide(program: &Program, fixed: &[W], limits: &Limits) -> Result<Symmetries<W>> {
         let puzzle = program.puzzle();
         let max = usize::try_from(limits.symmetries).unwrap_or(usize::MAX);
         let all = puzzle.board.automorphisms(max.saturating_add(1));
@@ -71,8 +80,8 @@ impl Symmetries {
             out.sort_unstable();
             out
         };
-        let targets: Option<FxHashSet<u64>> = match program.goal() {
-            Goal::Targets(t) => Some(t.iter().filter_map(|b| b.to_u64()).collect()),
+        let targets: Option<FxHashSet<W>> = match program.goal() {
+            Goal::Targets(t) => Some(t.iter().filter_map(W::from_bits).collect()),
             Goal::FewestPieces => None,
         };
         let perms: Vec<Vec<usize>> = all
@@ -95,26 +104,26 @@ impl Symmetries {
             .map(|p| {
                 (0..bytes)
                     .map(|byte| {
-                        let mut table = [0u64; 256];
+                        let mut table = [W::ZERO; 256];
                         for (v, slot) in table.iter_mut().enumerate() {
-                            *slot = permute(p, (v as u64) << (8 * byte));
+                            *slot = permute(p, W::from_u64(v as u64) << (8 * byte as u32));
                         }
                         table
                     })
                     .collect()
             })
-            .collect::<Vec<Vec<[u64; 256]>>>();
+            .collect::<Vec<Vec<[W; 256]>>>();
         let identity: Vec<usize> = (0..program.cells()).collect();
         let packed = perms
             .chunks(8)
             .map(|group| {
                 (0..bytes)
                     .map(|byte| {
-                        let mut table = [[0u64; 8]; 256];
+                        let mut table = [[W::ZERO; 8]; 256];
                         for (v, slot) in table.iter_mut().enumerate() {
                             for (k, image) in slot.iter_mut().enumerate() {
                                 let p = group.get(k).unwrap_or(&identity);
-                                *image = permute(p, (v as u64) << (8 * byte));
+                                *image = permute(p, W::from_u64(v as u64) << (8 * byte as u32));
                             }
                         }
                         table
@@ -146,25 +155,21 @@ impl Symmetries {
 
     /// The image of `state` under symmetry `k`.
     #[inline]
-    pub fn apply(&self, k: usize, state: u64) -> u64 {
+    pub fn apply(&self, k: usize, state: W) -> W {
         self.tables[k]
             .iter()
             .enumerate()
-            .fold(0, |acc, (byte, table)| {
-                acc | table[(state >> (8 * byte) & 0xff) as usize]
-            })
+            .fold(W::ZERO, |acc, (byte, table)| acc | table[state.byte(byte)])
     }
-}
 
-impl Symmetries {
     /// The images of `state` under the first eight symmetries (the
     /// identity past the group's end), from the packed tables at once.
     #[inline]
-    pub fn first_eight(&self, state: u64) -> [u64; 8] {
-        let mut images = [0u64; 8];
+    pub fn first_eight(&self, state: W) -> [W; 8] {
+        let mut images = [W::ZERO; 8];
         if let Some(group) = self.packed.first() {
             for (byte, table) in group.iter().enumerate() {
-                let row = &table[(state >> (8 * byte) & 0xff) as usize];
+                let row = &table[state.byte(byte)];
                 for k in 0..8 {
                     images[k] |= row[k];
                 }
@@ -176,12 +181,12 @@ impl Symmetries {
     /// How many symmetries map `state` to itself: its orbit has
     /// `len() / stabilizer(state)` states.
     #[inline]
-    pub fn stabilizer(&self, state: u64) -> usize {
+    pub fn stabilizer(&self, state: W) -> usize {
         let mut count = 0;
         for (g, group) in self.packed.iter().enumerate() {
-            let mut images = [0u64; 8];
+            let mut images = [W::ZERO; 8];
             for (byte, table) in group.iter().enumerate() {
-                let row = &table[(state >> (8 * byte) & 0xff) as usize];
+                let row = &table[state.byte(byte)];
                 for k in 0..8 {
                     images[k] |= row[k];
                 }
@@ -192,18 +197,16 @@ impl Symmetries {
         }
         count
     }
-}
 
-impl Canon for Symmetries {
     /// The least image: each byte of the state looks up its images under
     /// eight symmetries at once.
     #[inline]
-    fn canon(&self, state: u64) -> u64 {
+    pub fn least(&self, state: W) -> W {
         let mut best = state;
         for group in &self.packed {
-            let mut images = [0u64; 8];
+            let mut images = [W::ZERO; 8];
             for (byte, table) in group.iter().enumerate() {
-                let row = &table[(state >> (8 * byte) & 0xff) as usize];
+                let row = &table[state.byte(byte)];
                 for k in 0..8 {
                     images[k] |= row[k];
                 }
@@ -214,15 +217,22 @@ impl Canon for Symmetries {
     }
 }
 
+impl Canon for Symmetries {
+    #[inline]
+    fn canon(&self, state: u64) -> u64 {
+        self.least(state)
+    }
+}
+
 /// The image of a state under a permutation, bit by bit.
-fn permute(p: &[usize], state: u64) -> u64 {
-    let mut out = 0;
+fn permute<W: Word>(p: &[usize], state: W) -> W {
+    let mut out = W::ZERO;
     let mut rest = state;
-    while rest != 0 {
+    while rest != W::ZERO {
         let i = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
+        rest = rest.without_lowest();
         if i < p.len() {
-            out |= 1 << p[i];
+            out |= W::bit(p[i]);
         }
     }
     out

@@ -5,6 +5,7 @@ use crate::limits::Limits;
 use crate::program::masks::Masks;
 use crate::program::{Goal, Program};
 use crate::stateset::StateSet;
+use crate::word::Word;
 
 /// The bytes one visited state costs: its entry in a layer (state and move)
 /// and, past 30 cells, in the hash set of seen states.
@@ -108,11 +109,11 @@ pub(crate) fn cost(program: &Program, states: u128, extra: u128, limits: &Limits
 
 /// What one search found: the moves from the start, and the state they reach.
 #[derive(Debug)]
-pub struct Found {
+pub struct Found<W: Word = u64> {
     /// Indices into the program's moves, in the order played.
     pub moves: Vec<usize>,
     /// The state they reach.
-    pub end: u64,
+    pub end: W,
 }
 
 /// Searches forward from `start`. For targets, stops at the first target

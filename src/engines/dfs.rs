@@ -17,18 +17,19 @@ use crate::error::Result;
 use crate::limits::Limits;
 use crate::program::masks::Masks;
 use crate::program::{Goal, Program};
+use crate::word::Word;
 
 /// Whether every move removes exactly one piece whatever the board (its flip
 /// lies within its guard, with one more cell required on than off), and every
 /// target has the same number of pieces: then depth-first search finds
-/// shortest solutions.
+/// shortest solutions. Its states are one word of up to 128 bits.
 pub fn applies(program: &Program) -> bool {
     let Goal::Targets(targets) = program.goal() else {
         return false;
     };
     let pieces = targets.first().map(|t| t.count_ones());
     targets.iter().all(|t| Some(t.count_ones()) == pieces)
-        && program.cells() <= crate::limits::SEARCH_CELLS
+        && program.cells() <= crate::limits::WIDE_SEARCH_CELLS
         && !program.moves().is_empty()
         && program.moves().iter().all(|m| {
             let on = m.flip.iter().filter(|c| m.need_on.contains(c)).count();
@@ -45,13 +46,13 @@ const MAX_NEAR_STATES: usize = 1 << 16;
 /// fit in [`MAX_NEAR_STATES`], up to half the way to `start_pieces`: the
 /// search forwards meets them there, so a board of a few pieces pays for a
 /// few layers, not for the whole budget.
-fn near_targets(masks: &Masks, targets: &[u64], start_pieces: u32) -> Vec<FxHashSet<u64>> {
-    let mut layers: Vec<FxHashSet<u64>> = vec![targets.iter().copied().collect()];
+fn near_targets<W: Word>(masks: &Masks<W>, targets: &[W], start_pieces: u32) -> Vec<FxHashSet<W>> {
+    let mut layers: Vec<FxHashSet<W>> = vec![targets.iter().copied().collect()];
     let goal_pieces = targets.first().map_or(0, |t| t.count_ones());
     let half_way = start_pieces.saturating_sub(goal_pieces).div_ceil(2);
     let mut total = layers[0].len();
     while (layers.len() as u32) <= half_way {
-        let mut next: FxHashSet<u64> = FxHashSet::default();
+        let mut next: FxHashSet<W> = FxHashSet::default();
         for &s in layers.last().expect("layer 0 exists") {
             for m in 0..masks.len() {
                 // `s` came from `pre` by move m when m was legal in `pre`.
@@ -75,13 +76,13 @@ fn near_targets(masks: &Masks, targets: &[u64], start_pieces: u32) -> Vec<FxHash
 
 /// Searches from `start` for one of `targets` (all with the same number of
 /// pieces). `None` when the whole tree was searched.
-pub(crate) fn dfs(
+pub(crate) fn dfs<W: Word>(
     program: &Program,
-    start: u64,
-    targets: &[u64],
+    start: W,
+    targets: &[W],
     limits: &Limits,
-) -> Result<Option<Found>> {
-    let masks = Masks::new(program)?;
+) -> Result<Option<Found<W>>> {
+    let masks: Masks<W> = Masks::wide(program)?;
     let goal_pieces = targets.first().map_or(0, |t| t.count_ones());
     if targets.is_empty() || start.count_ones() < goal_pieces {
         return Ok(None);
@@ -89,9 +90,9 @@ pub(crate) fn dfs(
     let near = near_targets(&masks, targets, start.count_ones());
     let depth = near.len() - 1;
     let cap = bfs::state_cap(program.cells(), limits);
-    let mut dead: FxHashSet<u64> = FxHashSet::default();
+    let mut dead: FxHashSet<W> = FxHashSet::default();
     // The path so far: (state, next move to try).
-    let mut stack: Vec<(u64, usize)> = vec![(start, 0)];
+    let mut stack: Vec<(W, usize)> = vec![(start, 0)];
     let mut moves: Vec<usize> = Vec::new();
     while let Some(&mut (s, ref mut next)) = stack.last_mut() {
         if s.count_ones() == goal_pieces + depth as u32 {

@@ -25,6 +25,7 @@
 use rustc_hash::FxHashSet;
 
 use crate::engines::peg_types::{MOST_TYPES, PegTypes, demands};
+use crate::word::Word;
 
 /// The largest region looked for, in holes.
 const MOST_HOLES: usize = 4;
@@ -33,35 +34,39 @@ const MOST_HOLES: usize = 4;
 /// is used (it is still a valid bound, only maybe a weaker one).
 const PACKING_BUDGET: u64 = 1 << 20;
 
+/// The most regions a packing keeps: a position's full ones are a set of
+/// their indices in one `u64`.
+const MOST_REGIONS: usize = 64;
+
 /// A family of disjoint regions, as masks of holes, and the ends that bound
 /// with them: the targets ahead of a position, or the starts behind it.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Regions {
-    masks: Vec<u64>,
+pub(crate) struct Regions<W: Word = u64> {
+    masks: Vec<W>,
     /// Per end (deduplicated), the regions it fills, as a set of region
     /// indices.
     ends: Vec<u64>,
     /// The candidates no end fills (for the bound ahead), smallest first.
-    open_at_ends: Vec<u64>,
+    open_at_ends: Vec<W>,
     /// The candidates every end fills (for the bound behind), smallest first.
-    full_at_ends: Vec<u64>,
+    full_at_ends: Vec<W>,
     /// The peg types and what the ends hold of each, when they bound too.
-    types: Option<Typed>,
+    types: Option<Typed<W>>,
 }
 
 /// Demands with disjoint remover types: how many, and the regions that
 /// hold none of their remover types, of each pool.
 #[derive(Clone, Debug)]
-struct Demanded {
+struct Demanded<W: Word> {
     count: u32,
-    open: Vec<u64>,
-    full: Vec<u64>,
+    open: Vec<W>,
+    full: Vec<W>,
 }
 
 /// The peg types as a bound beside the regions.
 #[derive(Clone, Debug)]
-struct Typed {
-    types: PegTypes,
+struct Typed<W: Word> {
+    types: PegTypes<W>,
     /// Per type, the most pegs of it an end holds (ahead: a position with
     /// more must lose some) and the fewest (behind: a position with fewer
     /// lost some).
@@ -70,48 +75,48 @@ struct Typed {
     /// Per set of types losing pegs: for each set of its demands whose
     /// remover types are disjoint, their number and the regions of
     /// `open_at_ends` and of `full_at_ends` holding none of those types.
-    by_losing: Vec<Vec<Demanded>>,
+    by_losing: Vec<Vec<Demanded<W>>>,
     /// The most demands that share no remover type: what the types can add
     /// to the regions' bound at most.
     most_demands: u32,
 }
 
-impl Regions {
+impl<W: Word> Regions<W> {
     /// Every minimal connected region of at most [`MOST_HOLES`] holes on a
     /// board of `cells` holes with these jumps (from, over, to).
-    pub fn candidates(cells: usize, jumps: &[[usize; 3]]) -> Vec<u64> {
-        let mut near = vec![0u64; cells];
+    pub fn candidates(cells: usize, jumps: &[[usize; 3]]) -> Vec<W> {
+        let mut near = vec![W::ZERO; cells];
         for &[from, over, to] in jumps {
-            near[from] |= 1 << over;
-            near[over] |= 1 << from | 1 << to;
-            near[to] |= 1 << over;
+            near[from] |= W::bit(over);
+            near[over] |= W::bit(from) | W::bit(to);
+            near[to] |= W::bit(over);
         }
-        let is_region = |r: u64| {
-            jumps.iter().all(|&[from, over, to]| {
-                r >> over & 1 == 0 || r >> from & 1 == 1 || r >> to & 1 == 1
-            })
+        let is_region = |r: W| {
+            jumps
+                .iter()
+                .all(|&[from, over, to]| !r.has(over) || r.has(from) || r.has(to))
         };
-        let mut found: Vec<u64> = Vec::new();
-        let mut layer: FxHashSet<u64> = (0..cells).map(|c| 1u64 << c).collect();
+        let mut found: Vec<W> = Vec::new();
+        let mut layer: FxHashSet<W> = (0..cells).map(W::bit).collect();
         for _ in 0..MOST_HOLES {
-            let mut sorted: Vec<u64> = layer.iter().copied().collect();
+            let mut sorted: Vec<W> = layer.iter().copied().collect();
             sorted.sort_unstable();
             for &r in &sorted {
                 // Minimal: no smaller region found inside it.
-                if is_region(r) && !found.iter().any(|&f| f & !r == 0) {
+                if is_region(r) && !found.iter().any(|&f| f & !r == W::ZERO) {
                     found.push(r);
                 }
             }
             let mut next = FxHashSet::default();
             for r in sorted {
                 let mut border = (0..cells)
-                    .filter(|&c| r >> c & 1 == 1)
-                    .fold(0u64, |b, c| b | near[c])
+                    .filter(|&c| r.has(c))
+                    .fold(W::ZERO, |b, c| b | near[c])
                     & !r;
-                while border != 0 {
-                    let c = border.trailing_zeros();
-                    border &= border - 1;
-                    next.insert(r | 1 << c);
+                while border != W::ZERO {
+                    let c = border.trailing_zeros() as usize;
+                    border = border.without_lowest();
+                    next.insert(r | W::bit(c));
                 }
             }
             layer = next;
@@ -125,20 +130,22 @@ impl Regions {
     /// [`Regions::behind`].
     ///
     /// With `types`, the bounds count their demands too (see [`Regions::ahead`]).
-    pub fn pack(candidates: &[u64], ends: &[u64], types: Option<&PegTypes>) -> Regions {
+    pub fn pack(candidates: &[W], ends: &[W], types: Option<&PegTypes<W>>) -> Regions<W> {
         let mut best = Vec::new();
         let mut chosen = Vec::new();
         let mut budget = PACKING_BUDGET;
-        pack_from(candidates, 0, &mut chosen, &mut best, &mut budget);
+        pack_from(candidates, W::ZERO, &mut chosen, &mut best, &mut budget);
+        // Fewer disjoint regions are still a bound.
+        best.truncate(MOST_REGIONS);
         best.sort_unstable();
         let mut by_size = candidates.to_vec();
         by_size.sort_unstable_by_key(|&r| (r.count_ones(), r));
-        let open_at_ends: Vec<u64> = by_size
+        let open_at_ends: Vec<W> = by_size
             .iter()
             .copied()
             .filter(|&r| ends.iter().all(|&e| e & r != r))
             .collect();
-        let full_at_ends: Vec<u64> = by_size
+        let full_at_ends: Vec<W> = by_size
             .iter()
             .copied()
             .filter(|&r| ends.iter().all(|&e| e & r == r))
@@ -151,11 +158,11 @@ impl Regions {
                     least[t] = least[t].min(n);
                 }
             }
-            let without = |pool: &[u64], movers: u8| -> Vec<u64> {
+            let without = |pool: &[W], movers: u8| -> Vec<W> {
                 let kept = pool.iter().copied().filter(|&r| types.of(r) & movers == 0);
                 kept.collect()
             };
-            let by_losing: Vec<Vec<Demanded>> = (0..1u32 << types.masks.len())
+            let by_losing: Vec<Vec<Demanded<W>>> = (0..1u32 << types.masks.len())
                 .map(|losing| {
                     let (sets, n) = demands(types, losing as u8);
                     disjoint_unions(&sets[..n])
@@ -203,12 +210,12 @@ impl Regions {
 
     /// The regions `position` fills, as a set of region indices.
     #[inline]
-    fn filled(&self, position: u64) -> u64 {
+    fn filled(&self, position: W) -> u64 {
         self.masks
             .iter()
             .enumerate()
             .filter(|&(_, &r)| position & r == r)
-            .fold(0, |set, (i, _)| set | 1 << i)
+            .fold(0, |set, (i, _)| set | 1u64 << i)
     }
 
     /// What the peg types can add to the regions' bound at most.
@@ -221,7 +228,7 @@ impl Regions {
     /// once for the board or greedily for this position (among those no
     /// target fills), whichever counts more.
     #[inline]
-    pub fn ahead_by_regions(&self, position: u64) -> u32 {
+    pub fn ahead_by_regions(&self, position: W) -> u32 {
         let full = self.filled(position);
         let least = self.ends.iter().map(|&t| (full & !t).count_ones()).min();
         let packed = greedy(&self.open_at_ends, |_, r| position & r == r);
@@ -231,7 +238,7 @@ impl Regions {
     /// A lower bound on the moves from `position` to the nearest target:
     /// the regions' bound, or the peg types', whichever counts more.
     #[inline]
-    pub fn ahead(&self, position: u64) -> u32 {
+    pub fn ahead(&self, position: W) -> u32 {
         self.ahead_by_regions(position)
             .max(self.ahead_by_types(position))
     }
@@ -241,7 +248,7 @@ impl Regions {
     /// pegs than any target, with the regions (packed greedily) whose holes
     /// are of none of their remover types. Zero without types.
     #[inline]
-    pub fn ahead_by_types(&self, position: u64) -> u32 {
+    pub fn ahead_by_types(&self, position: W) -> u32 {
         self.by_types(position, true)
     }
 
@@ -250,7 +257,7 @@ impl Regions {
     /// packed once for the board or greedily for this position (among those
     /// every start fills), whichever counts more.
     #[inline]
-    pub fn behind_by_regions(&self, position: u64) -> u32 {
+    pub fn behind_by_regions(&self, position: W) -> u32 {
         let full = self.filled(position);
         let least = self.ends.iter().map(|&s| (s & !full).count_ones()).min();
         let packed = greedy(&self.full_at_ends, |_, r| position & r != r);
@@ -261,7 +268,7 @@ impl Regions {
     /// regions' bound, or the peg types', whichever counts more. (The search
     /// asks for the two parts on their own, the types only near its bound.)
     #[cfg(test)]
-    pub fn behind(&self, position: u64) -> u32 {
+    pub fn behind(&self, position: W) -> u32 {
         self.behind_by_regions(position)
             .max(self.behind_by_types(position))
     }
@@ -272,7 +279,7 @@ impl Regions {
     /// greedily) whose holes are of none of their remover types. Zero
     /// without types.
     #[inline]
-    pub fn behind_by_types(&self, position: u64) -> u32 {
+    pub fn behind_by_types(&self, position: W) -> u32 {
         self.by_types(position, false)
     }
 
@@ -280,7 +287,7 @@ impl Regions {
     /// than any end, and the regions it fills) or behind (fewer than any
     /// end, and the regions it has opened).
     #[inline]
-    fn by_types(&self, position: u64, ahead: bool) -> u32 {
+    fn by_types(&self, position: W, ahead: bool) -> u32 {
         let Some(typed) = &self.types else {
             return 0;
         };
@@ -298,13 +305,13 @@ impl Regions {
     }
 }
 
-impl Typed {
+impl<W: Word> Typed<W> {
     /// The most, over sets of demands of the `losing` types whose remover
     /// types are disjoint, of their number and the regions that count among
     /// those holding none of the remover types (of the regions no end fills
     /// when `open`, else of those every end fills).
     #[inline]
-    fn with_demands(&self, losing: u8, open: bool, counts: impl Fn(u64) -> bool) -> u32 {
+    fn with_demands(&self, losing: u8, open: bool, counts: impl Fn(W) -> bool) -> u32 {
         self.by_losing[losing as usize]
             .iter()
             .map(|d| {
@@ -339,11 +346,11 @@ fn disjoint_unions(sets: &[u8]) -> Vec<(u8, u32)> {
 /// Disjoint regions among `pool` that `counts` (by index and mask), taken
 /// greedily in order.
 #[inline]
-fn greedy(pool: &[u64], counts: impl Fn(usize, u64) -> bool) -> u32 {
-    let mut used = 0u64;
+fn greedy<W: Word>(pool: &[W], counts: impl Fn(usize, W) -> bool) -> u32 {
+    let mut used = W::ZERO;
     let mut n = 0;
     for (i, &r) in pool.iter().enumerate() {
-        if r & used == 0 && counts(i, r) {
+        if r & used == W::ZERO && counts(i, r) {
             used |= r;
             n += 1;
         }
@@ -353,21 +360,21 @@ fn greedy(pool: &[u64], counts: impl Fn(usize, u64) -> bool) -> u32 {
 
 /// Packs the candidates not yet used: the lowest hole any remaining
 /// candidate covers is either in one of them or in none.
-fn pack_from(
-    candidates: &[u64],
-    used: u64,
-    chosen: &mut Vec<u64>,
-    best: &mut Vec<u64>,
+fn pack_from<W: Word>(
+    candidates: &[W],
+    used: W,
+    chosen: &mut Vec<W>,
+    best: &mut Vec<W>,
     budget: &mut u64,
 ) {
     if *budget == 0 {
         return;
     }
     *budget -= 1;
-    let open: Vec<u64> = candidates
+    let open: Vec<W> = candidates
         .iter()
         .copied()
-        .filter(|&r| r & used == 0)
+        .filter(|&r| r & used == W::ZERO)
         .collect();
     if chosen.len() > best.len() {
         *best = chosen.clone();
@@ -376,16 +383,17 @@ fn pack_from(
         return;
     };
     // At most one more region per hole still open.
-    let holes = open.iter().fold(0u64, |a, &r| a | r).count_ones() as usize;
+    let holes = open.iter().fold(W::ZERO, |a, &r| a | r).count_ones() as usize;
     if chosen.len() + holes <= best.len() {
         return;
     }
-    for &r in open.iter().filter(|&&r| r >> cell & 1 == 1) {
+    let cell = cell as usize;
+    for &r in open.iter().filter(|&&r| r.has(cell)) {
         chosen.push(r);
         pack_from(&open, used | r, chosen, best, budget);
         chosen.pop();
     }
-    pack_from(&open, used | 1 << cell, chosen, best, budget);
+    pack_from(&open, used | W::bit(cell), chosen, best, budget);
 }
 
 #[cfg(test)]
@@ -401,7 +409,7 @@ mod tests {
 
     #[test]
     fn a_row_has_its_ends_and_pairs_as_regions() {
-        let candidates = Regions::candidates(5, &row(5));
+        let candidates = Regions::<u64>::candidates(5, &row(5));
         // The ends, and any two neighbours (a jump over one of them comes from or lands on the other).
         assert!(candidates.contains(&0b00001));
         assert!(candidates.contains(&0b10000));
@@ -421,7 +429,7 @@ mod tests {
 
     #[test]
     fn a_position_packs_regions_of_its_own() {
-        let candidates = Regions::candidates(5, &row(5));
+        let candidates = Regions::<u64>::candidates(5, &row(5));
         let packed = Regions::pack(&candidates, &[0b10000], None);
         // The board's packing holds one of the pairs 1-2 and 2-3; a position that
         // fills only the other still counts it.
@@ -437,7 +445,7 @@ mod tests {
     #[test]
     fn every_region_is_closed_to_jumps_from_outside() {
         let jumps = row(7);
-        for r in Regions::candidates(7, &jumps) {
+        for r in Regions::<u64>::candidates(7, &jumps) {
             for &[from, over, to] in &jumps {
                 if r >> over & 1 == 1 {
                     assert!(r >> from & 1 == 1 || r >> to & 1 == 1, "{r:b}");

@@ -23,6 +23,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
 use crate::symmetry::Symmetries;
+use crate::word::Word;
 
 /// The most functions found by linear programming for one side, before
 /// their images; each costs every new position a look-up per byte.
@@ -38,13 +39,13 @@ const MOST_DENOMINATOR: i64 = 64;
 /// measure against: the targets ahead of a position (forward) or the starts
 /// behind it (backward).
 #[derive(Clone)]
-pub(crate) struct Pagodas {
+pub(crate) struct Pagodas<W: Word = u64> {
     forward: bool,
     /// The board's jumps: from, over, to.
     lines: Vec<[usize; 3]>,
     cells: usize,
     /// The ends, as masks of pegs.
-    ends: Vec<u64>,
+    ends: Vec<W>,
     /// The side's symmetries, as cell permutations.
     perms: Vec<Vec<usize>>,
     /// Each function's weights, per cell.
@@ -59,22 +60,22 @@ pub(crate) struct Pagodas {
     /// The functions found by linear programming (their images not counted).
     found: usize,
     /// The witnesses handed to linear programming so far (each is tried once).
-    tried: FxHashSet<u64>,
+    tried: FxHashSet<W>,
 }
 
-impl Pagodas {
+impl<W: Word> Pagodas<W> {
     /// No functions yet, for a side searched `forward` (ends: the targets)
     /// or backward (ends: the starts), on a board of `cells` holes with these
     /// jumps, up to `group`. Every end's images under the group are ends.
     pub(crate) fn new(
         cells: usize,
         lines: &[[usize; 3]],
-        ends: &[u64],
+        ends: &[W],
         forward: bool,
-        group: &Symmetries,
-    ) -> Pagodas {
+        group: &Symmetries<W>,
+    ) -> Pagodas<W> {
         let perms = group.perms().to_vec();
-        let mut all: Vec<u64> = ends
+        let mut all: Vec<W> = ends
             .iter()
             .flat_map(|&e| (0..group.len()).map(move |k| group.apply(k, e)))
             .collect();
@@ -101,12 +102,17 @@ impl Pagodas {
 
     /// Whether no function held cuts `position` off from the ends.
     #[inline]
-    pub(crate) fn keeps(&self, position: u64) -> bool {
+    pub(crate) fn keeps(&self, position: W) -> bool {
         let lanes = self.limit.len();
-        let rows: [&[i16]; 8] = std::array::from_fn(|byte| {
-            let at = (byte * 256 + (position >> (8 * byte) & 0xff) as usize) * lanes;
+        let bytes = self.bytes();
+        let rows: [&[i16]; 16] = std::array::from_fn(|byte| {
+            if byte >= bytes {
+                return &[][..];
+            }
+            let at = (byte * 256 + position.byte(byte)) * lanes;
             &self.table[at..at + lanes]
         });
+        let rows = &rows[..bytes];
         self.limit
             .chunks_exact(LANES)
             .enumerate()
@@ -128,19 +134,19 @@ impl Pagodas {
     /// Looks for a function that cuts off each witness the held ones keep,
     /// (and was not tried before) until [`MOST_FOUND`] are found; returns
     /// how many were found now.
-    pub(crate) fn learn(&mut self, witnesses: &[u64]) -> usize {
+    pub(crate) fn learn(&mut self, witnesses: &[W]) -> usize {
         let before = self.found;
         if self.found >= MOST_FOUND {
             return 0;
         }
-        let fresh: Vec<u64> = witnesses
+        let fresh: Vec<W> = witnesses
             .iter()
             .copied()
             .filter(|&w| self.keeps(w) && self.tried.insert(w))
             .collect();
         // The linear programs run on rayon's threads; their functions are added
         // in the witnesses' order, each only if its witness is still kept.
-        let found: Vec<(u64, Vec<i32>)> = fresh
+        let found: Vec<(W, Vec<i32>)> = fresh
             .par_iter()
             .filter_map(|&w| self.separate(w).map(|weights| (w, weights)))
             .collect();
@@ -168,6 +174,11 @@ impl Pagodas {
         self.tabulate();
     }
 
+    /// The bytes of a position that hold its cells.
+    fn bytes(&self) -> usize {
+        self.cells.div_ceil(8)
+    }
+
     /// The lanes' limits and tables, from the functions' weights.
     fn tabulate(&mut self) {
         let lanes = self.weights.len().div_ceil(LANES) * LANES;
@@ -177,16 +188,17 @@ impl Pagodas {
             (i16::MAX, i32::max)
         };
         self.limit = vec![pass; lanes];
-        self.table = vec![0; 8 * 256 * lanes];
+        let bytes = self.bytes();
+        self.table = vec![0; bytes * 256 * lanes];
         for (f, w) in self.weights.iter().enumerate() {
             let values = self.ends.iter().map(|&e| value(w, e));
-            // Weights are at most MOST_DENOMINATOR and a position has at most 64
+            // Weights are at most MOST_DENOMINATOR and a position has at most 128
             // pegs, so every value fits in 16 bits.
             self.limit[f] = values.reduce(fold).map_or(pass, |v| v as i16);
-            for byte in 0..8 {
+            for byte in 0..bytes {
                 for v in 0..256 {
                     self.table[(byte * 256 + v) * lanes + f] =
-                        value(w, (v as u64) << (8 * byte)) as i16;
+                        value(w, W::from_u64(v as u64) << (8 * byte as u32)) as i16;
                 }
             }
         }
@@ -194,7 +206,7 @@ impl Pagodas {
 
     /// A pagoda function that cuts `witness` off from the ends, if the
     /// linear program finds one and it holds once scaled to integers.
-    fn separate(&self, witness: u64) -> Option<Vec<i32>> {
+    fn separate(&self, witness: W) -> Option<Vec<i32>> {
         let sign = if self.forward { 1.0 } else { -1.0 };
         let mut lp = Problem::new(OptimizationDirection::Maximize);
         // Maximise (forward) the least end's value less the witness's; backward,
@@ -203,7 +215,7 @@ impl Pagodas {
         let z = lp.add_var(sign, (-bound, bound));
         let p: Vec<_> = (0..self.cells)
             .map(|c| {
-                let coeff = if witness >> c & 1 == 1 { -sign } else { 0.0 };
+                let coeff = if witness.has(c) { -sign } else { 0.0 };
                 lp.add_var(coeff, (-1.0, 1.0))
             })
             .collect();
@@ -218,7 +230,7 @@ impl Pagodas {
             let mut terms = vec![(z, -sign)];
             terms.extend(
                 (0..self.cells)
-                    .filter(|&c| end >> c & 1 == 1)
+                    .filter(|&c| end.has(c))
                     .map(|c| (p[c], sign)),
             );
             lp.add_constraint(terms, ComparisonOp::Ge, 0.0);
@@ -248,11 +260,11 @@ impl Pagodas {
 }
 
 /// The value of `position`: the weights of its pegs, summed.
-fn value(weights: &[i32], position: u64) -> i32 {
+fn value<W: Word>(weights: &[i32], position: W) -> i32 {
     weights
         .iter()
         .enumerate()
-        .filter(|&(c, _)| position >> c & 1 == 1)
+        .filter(|&(c, _)| position.has(c))
         .map(|(_, &w)| w)
         .sum()
 }

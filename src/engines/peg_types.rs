@@ -18,20 +18,22 @@
 /// The most types counted; a board with more is bounded by its regions alone.
 pub(crate) const MOST_TYPES: usize = 8;
 
+use crate::word::Word;
+
 /// A board's peg types: their holes, and for each, the types of the pegs
 /// that can jump over it.
 #[derive(Clone, Debug)]
-pub(crate) struct PegTypes {
+pub(crate) struct PegTypes<W: Word = u64> {
     /// Per type, its holes.
-    pub(crate) masks: Vec<u64>,
+    pub(crate) masks: Vec<W>,
     /// Per type, the set of types that can remove one of its pegs.
     pub(crate) removers: Vec<u8>,
 }
 
-impl PegTypes {
+impl<W: Word> PegTypes<W> {
     /// The types of a board of `cells` holes with these jumps (from, over,
     /// to); `None` past [`MOST_TYPES`] types.
-    pub(crate) fn new(cells: usize, jumps: &[[usize; 3]]) -> Option<PegTypes> {
+    pub(crate) fn new(cells: usize, jumps: &[[usize; 3]]) -> Option<PegTypes<W>> {
         let mut parent: Vec<usize> = (0..cells).collect();
         fn root(parent: &mut [usize], mut c: usize) -> usize {
             while parent[c] != c {
@@ -52,9 +54,9 @@ impl PegTypes {
             return None;
         }
         let index = |c: usize| roots.binary_search(&type_of[c]).unwrap_or(0);
-        let mut masks = vec![0u64; roots.len()];
+        let mut masks = vec![W::ZERO; roots.len()];
         for c in 0..cells {
-            masks[index(c)] |= 1 << c;
+            masks[index(c)] |= W::bit(c);
         }
         let mut removers = vec![0u8; roots.len()];
         for &[from, over, _] in jumps {
@@ -64,17 +66,17 @@ impl PegTypes {
     }
 
     /// The types of the holes of `mask`, as a set.
-    pub(crate) fn of(&self, mask: u64) -> u8 {
+    pub(crate) fn of(&self, mask: W) -> u8 {
         self.masks
             .iter()
             .enumerate()
-            .filter(|&(_, &m)| m & mask != 0)
+            .filter(|&(_, &m)| m & mask != W::ZERO)
             .fold(0, |set, (t, _)| set | 1 << t)
     }
 
     /// The pegs of each type in `position`.
     #[inline]
-    pub(crate) fn counts(&self, position: u64) -> [u8; MOST_TYPES] {
+    pub(crate) fn counts(&self, position: W) -> [u8; MOST_TYPES] {
         let mut n = [0u8; MOST_TYPES];
         for (slot, &m) in n.iter_mut().zip(&self.masks) {
             *slot = (position & m).count_ones() as u8;
@@ -86,7 +88,7 @@ impl PegTypes {
 /// The remover sets of `losing` types (a set), each once, smallest first:
 /// the demands for a move by one of their types.
 #[inline]
-pub(crate) fn demands(types: &PegTypes, losing: u8) -> ([u8; MOST_TYPES], usize) {
+pub(crate) fn demands<W: Word>(types: &PegTypes<W>, losing: u8) -> ([u8; MOST_TYPES], usize) {
     let mut out = [0u8; MOST_TYPES];
     let mut n = 0;
     for (t, &r) in types.removers.iter().enumerate() {
@@ -124,7 +126,7 @@ mod tests {
 
     #[test]
     fn a_grid_has_four_types_by_parity() {
-        let types = PegTypes::new(16, &grid(4, 4)).unwrap();
+        let types: PegTypes = PegTypes::new(16, &grid(4, 4)).unwrap();
         assert_eq!(types.masks.len(), 4);
         let type_of = |c: usize| types.masks.iter().position(|m| m >> c & 1 == 1).unwrap();
         for c in 0..16 {
@@ -152,7 +154,7 @@ mod tests {
         let jumps: Vec<[usize; 3]> = (0..4)
             .flat_map(|i| [[i, i + 1, i + 2], [i + 2, i + 1, i]])
             .collect();
-        let types = PegTypes::new(6, &jumps).unwrap();
+        let types: PegTypes = PegTypes::new(6, &jumps).unwrap();
         assert_eq!(types.masks, [0b010101, 0b101010]);
         assert_eq!(types.removers, [0b10, 0b01]);
         assert_eq!(types.of(0b11), 0b11);

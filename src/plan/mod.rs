@@ -168,7 +168,7 @@ fn solver(program: &Program, prefer: Preference, limits: &Limits) -> Result<Plan
                     .into(),
             ));
         }
-        require_search_cells(program)?;
+        require_wide_search_cells(program)?;
         let (memory, work) = move_levels::cost(program);
         return Ok(draft(Solver::MoveLevels, memory, work, limits));
     }
@@ -223,13 +223,18 @@ fn eliminator(program: &Program, limits: &Limits) -> Result<Plan<Eliminator>> {
 
 /// The search for one board: DFS for peg solitaire, BFS otherwise.
 fn search_solver(program: &Program, limits: &Limits) -> Result<Plan<Solver>> {
-    require_search_cells(program)?;
+    // The jump search takes boards of up to 128 cells; breadth-first search, 64.
     let engine = if dfs::applies(program) {
+        require_wide_search_cells(program)?;
         Solver::PegDfs
     } else {
+        require_search_cells(program)?;
         Solver::Bfs
     };
-    let states = (1u128 << program.cells()).min(u128::from(limits.max_states));
+    let states = 1u128
+        .checked_shl(program.cells() as u32)
+        .unwrap_or(u128::MAX)
+        .min(u128::from(limits.max_states));
     let fixed = listed_bytes(program) + answer_bytes(program);
     let (memory, work) = bfs::cost(program, states, fixed, limits);
     Ok(draft(engine, memory, work, limits))
@@ -267,7 +272,8 @@ pub fn batch_plan(
         && table::bytes(cells) + listed_bytes(program) + PROCESS_BYTES
             <= u128::from(limits.max_memory);
     // A table costs 2^cells states once; a search per board costs up to 2^cells each.
-    let table_pays = cells <= 20 || (boards as u128) << 12 >= 1u128 << cells;
+    let table_pays = cells <= 20
+        || (boards as u128) << 12 >= 1u128.checked_shl(cells as u32).unwrap_or(u128::MAX);
     // Small linear puzzles too: a lookup beats even elimination per board.
     let table_wins = prefer == Preference::Search || !program.is_linear() || cells <= 20;
     if table_fits && table_pays && table_wins {
@@ -309,7 +315,7 @@ fn move_levels_counter(
                 .into(),
         ));
     }
-    require_search_cells(program)?;
+    require_wide_search_cells(program)?;
     let (memory, work) = move_levels::cost(program);
     Ok(draft(Counter::MoveLevels, memory, work, limits))
 }
@@ -536,6 +542,12 @@ fn require_listed(program: &Program) -> Result<()> {
 
 fn require_search_cells(program: &Program) -> Result<()> {
     crate::program::masks::require_cells(program.cells())?;
+    require_listed(program)
+}
+
+/// The bound of the engines that take 128-bit states: fewest moves and the jump search.
+fn require_wide_search_cells(program: &Program) -> Result<()> {
+    crate::program::masks::require_wide_cells(program.cells())?;
     require_listed(program)
 }
 

@@ -11,6 +11,7 @@ use crate::outcome::{Certificate, Chains, Outcome, PlayedMoves, Proof, Solution}
 use crate::plan::{Batcher, Plan, Solver, solve_plan};
 use crate::program::{Goal, Program};
 use crate::query::Preference;
+use crate::word::Word;
 
 /// Finds the fewest moves from `start` to the goal (or, for the fewest-pieces
 /// objective, the best end with the fewest moves), by the engine the
@@ -85,13 +86,17 @@ fn solve_moves(program: &Program, start: &Bits, limits: &Limits) -> Result<Outco
         Some(unsolvable) => return Ok(unsolvable),
         None => None,
     };
-    let word = start
-        .to_u64()
-        .ok_or_else(|| Error::Internal("a searched board of more than 64 cells".into()))?;
-    let found = match move_levels::fewest_moves(program, word, known.as_deref(), limits)? {
+    let known = known.as_deref();
+    // Boards past 64 cells take 128-bit positions.
+    let found = match program.cells() {
+        0..=64 => move_levels::fewest_moves(program, word::<u64>(start)?, known, limits)?,
+        _ => move_levels::fewest_moves(program, word::<u128>(start)?, known, limits)?,
+    };
+    let found = match found {
         move_levels::MoveOutcome::Solved(found) => found,
         move_levels::MoveOutcome::Unsolvable(_) if known.is_none() => {
-            let outcome = Outcome::Unsolvable(Proof::MoveLevels(word.count_ones()));
+            let pieces = start.count_ones() as u32;
+            let outcome = Outcome::Unsolvable(Proof::MoveLevels(pieces));
             check(program, start, &outcome)?;
             return Ok(outcome);
         }
@@ -204,33 +209,59 @@ fn solve_search(
         check(program, start, &outcome)?;
         return Ok(outcome);
     }
-    let word = start.to_u64().unwrap_or(0);
-    let found = if engine == Solver::PegDfs {
-        // Only the targets that parity does not rule out are searched for.
-        let targets: Vec<u64> = match program.goal() {
-            Goal::Targets(t) => t
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| open.as_ref().is_none_or(|o| o.contains(i)))
-                .filter_map(|(_, t)| t.to_u64())
-                .collect(),
-            Goal::FewestPieces => Vec::new(),
-        };
-        dfs::dfs(program, word, &targets, limits)?
-    } else {
-        bfs::bfs(program, word, limits)?
+    // Only the targets that parity does not rule out are searched for.
+    let open_targets: Vec<&Bits> = match program.goal() {
+        Goal::Targets(t) => t
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| open.as_ref().is_none_or(|o| o.contains(i)))
+            .map(|(_, t)| t)
+            .collect(),
+        Goal::FewestPieces => Vec::new(),
+    };
+    let found: Option<(Vec<usize>, Bits)> = match (engine, program.cells()) {
+        (Solver::PegDfs, 0..=64) => jump_search::<u64>(program, start, &open_targets, limits)?,
+        // Boards past 64 cells take 128-bit states.
+        (Solver::PegDfs, _) => jump_search::<u128>(program, start, &open_targets, limits)?,
+        _ => bfs::bfs(program, word::<u64>(start)?, limits)?
+            .map(|f| (f.moves, Bits::from_u64(program.cells(), f.end))),
     };
     let outcome = match found {
         None => Outcome::Unsolvable(Proof::Search),
-        Some(found) => Outcome::Solved(Solution {
-            moves: PlayedMoves::List(found.moves),
-            end: Bits::from_u64(program.cells(), found.end),
+        Some((moves, end)) => Outcome::Solved(Solution {
+            moves: PlayedMoves::List(moves),
+            end,
             optimal: true,
             chains: None,
         }),
     };
     check(program, start, &outcome)?;
     Ok(outcome)
+}
+
+/// The jump search (every move removes a piece) in words of `W`: the moves
+/// and the board they reach, or `None` when no target is reachable.
+fn jump_search<W: Word>(
+    program: &Program,
+    start: &Bits,
+    targets: &[&Bits],
+    limits: &Limits,
+) -> Result<Option<(Vec<usize>, Bits)>> {
+    let targets: Vec<W> = targets.iter().filter_map(|t| W::from_bits(t)).collect();
+    let found = dfs::dfs(program, word::<W>(start)?, &targets, limits)?;
+    Ok(found.map(|f| (f.moves, f.end.to_bits(program.cells()))))
+}
+
+/// A searched board as one word: the planner keeps boards that do not fit
+/// from the search engines, so one here is a defect.
+fn word<W: Word>(board: &Bits) -> Result<W> {
+    W::from_bits(board).ok_or_else(|| {
+        Error::Internal(format!(
+            "a searched board of {} cells in a {}-bit word",
+            board.len(),
+            W::BITS
+        ))
+    })
 }
 
 /// A proof of impossibility without search, for puzzles with guarded moves:

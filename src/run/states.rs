@@ -20,6 +20,7 @@ use crate::outcome::Summary;
 use crate::plan::{Counter, graph_plan, states_plan};
 use crate::program::{Goal, Program};
 use crate::query::{Output, Request, Visit};
+use crate::word::Word;
 
 /// Enumerates states with the engine the planner picks, calling `visit` for
 /// each one (stop by returning false); with `visit` absent, only the summary
@@ -72,15 +73,19 @@ pub fn enumerate(
                 symmetries: 1,
             })
         }
-        Counter::MoveLevels => {
-            let from = match &request.from {
-                Some(b) => Some(b.to_u64().ok_or_else(|| {
-                    Error::Internal("levels by moves on a board of more than 64 cells".into())
-                })?),
-                None => None,
-            };
-            move_levels::histogram(program, from, request.symmetry, limits)
-        }
+        // Boards past 64 cells take 128-bit positions.
+        Counter::MoveLevels if program.cells() <= 64 => move_levels::histogram(
+            program,
+            word::<u64>(&request.from)?,
+            request.symmetry,
+            limits,
+        ),
+        Counter::MoveLevels => move_levels::histogram(
+            program,
+            word::<u128>(&request.from)?,
+            request.symmetry,
+            limits,
+        ),
         Counter::Dataflow => dataflow(program, request, limits),
         // A visitor wants the states themselves, which only the layered search yields.
         Counter::PegOrbits if visit.is_none() => pegs::count(program, request, limits),
@@ -137,4 +142,15 @@ pub fn estimate_layers(
     sampling: Sampling,
 ) -> Option<Vec<LayerEstimate>> {
     sample::layers(program, start.to_u64()?, sampling)
+}
+
+/// The start of levels by moves as one word, if there is one.
+fn word<W: Word>(from: &Option<Bits>) -> Result<Option<W>> {
+    from.as_ref()
+        .map(|b| {
+            W::from_bits(b).ok_or_else(|| {
+                Error::Internal(format!("levels by moves on a board of {} cells", b.len()))
+            })
+        })
+        .transpose()
 }

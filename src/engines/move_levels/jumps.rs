@@ -3,11 +3,12 @@
 use crate::error::{Error, Result};
 use crate::program::masks::Masks;
 use crate::program::{MoveKind, Program};
-use crate::symmetry::{Canon, Symmetries};
+use crate::symmetry::Symmetries;
+use crate::word::Word;
 
 /// The jumps of a program, by the cell a peg leaves and the cell it lands on.
-pub(super) struct Jumps {
-    pub(super) masks: Masks,
+pub(super) struct Jumps<W: Word> {
+    pub(super) masks: Masks<W>,
     /// Per jump: the cell it leaves and the cell it lands on.
     pub(super) from: Vec<usize>,
     pub(super) to: Vec<usize>,
@@ -19,37 +20,37 @@ pub(super) struct Jumps {
     pub(super) landing: Vec<Vec<(usize, usize)>>,
     /// The jumps as the successor search takes them: played forward by the
     /// peg that leaves a cell, and reversed by the peg that landed on one.
-    ahead: Steps,
-    behind: Steps,
+    ahead: Steps<W>,
+    behind: Steps<W>,
 }
 
 /// One jump as a step of a chain: the bits of its three cells, which of
 /// them must hold pegs for it to be played (the rest must be holes), and
 /// the cell the moving peg stands on after it.
 #[derive(Clone, Copy)]
-struct Step {
-    line: u64,
-    need: u64,
+struct Step<W: Word> {
+    line: W,
+    need: W,
     next: u32,
     /// The jump's index, for its images.
     jump: u32,
 }
 
 /// The steps a peg on each cell can take, all cells' in one array.
-struct Steps {
-    steps: Vec<Step>,
+struct Steps<W: Word> {
+    steps: Vec<Step<W>>,
     /// The steps of cell `c` are `steps[first[c]..first[c + 1]]`.
     first: Vec<u32>,
     /// The steps grouped by their shape, when few shapes cover them all.
-    patterns: Option<Vec<Pattern>>,
+    patterns: Option<Vec<Pattern<W>>>,
 }
 
 /// Steps of one shape: the other two cells of the line at the same offsets
 /// from the moving peg, each a peg or a hole alike. Where they can be taken
 /// in a position is one AND of shifted copies of it.
-struct Pattern {
+struct Pattern<W: Word> {
     /// The cells a peg takes such a step from.
-    anchors: u64,
+    anchors: W,
     /// The other two cells, as offsets from the anchor.
     offsets: [i32; 2],
     /// Whether each of them must hold a peg (else a hole).
@@ -61,36 +62,43 @@ struct Pattern {
 /// The most patterns tried at once; past it, steps are tried peg by peg.
 const MAX_PATTERNS: usize = 32;
 
-impl Pattern {
+impl<W: Word> Pattern<W> {
     /// The anchors where the pattern's step can be taken in `state`.
     #[inline]
-    fn legal(&self, state: u64) -> u64 {
+    fn legal(&self, state: W) -> W {
         let cell = |k: usize| {
             let word = if self.pegs[k] { state } else { !state };
             let d = self.offsets[k];
-            if d >= 0 { word >> d } else { word << -d }
+            if d >= 0 {
+                word >> d as u32
+            } else {
+                word << (-d) as u32
+            }
         };
         self.anchors & state & cell(0) & cell(1)
     }
 }
 
-impl Steps {
+impl<W: Word> Steps<W> {
     /// `by_cell[c]`: the steps of a peg on cell `c`.
-    fn new(by_cell: Vec<Vec<Step>>) -> Steps {
+    fn new(by_cell: Vec<Vec<Step<W>>>) -> Steps<W> {
         let mut first = vec![0];
         let mut steps = Vec::new();
         for cell in by_cell {
             steps.extend(cell);
             first.push(steps.len() as u32);
         }
-        let mut patterns: Vec<Pattern> = Vec::new();
+        let mut patterns: Vec<Pattern<W>> = Vec::new();
         for (cell, range) in first.windows(2).enumerate() {
             for i in range[0]..range[1] {
                 let step = steps[i as usize];
-                let others = step.line & !(1u64 << cell);
-                let (u, v) = (others.trailing_zeros(), 63 - others.leading_zeros());
+                let others = step.line & !W::bit(cell);
+                let (u, v) = (
+                    others.trailing_zeros(),
+                    W::BITS - 1 - others.leading_zeros(),
+                );
                 let offsets = [u as i32 - cell as i32, v as i32 - cell as i32];
-                let pegs = [step.need >> u & 1 == 1, step.need >> v & 1 == 1];
+                let pegs = [step.need.has(u as usize), step.need.has(v as usize)];
                 let at = match patterns
                     .iter()
                     .position(|p| p.offsets == offsets && p.pegs == pegs)
@@ -98,15 +106,15 @@ impl Steps {
                     Some(at) => at,
                     None => {
                         patterns.push(Pattern {
-                            anchors: 0,
+                            anchors: W::ZERO,
                             offsets,
                             pegs,
-                            step_of: vec![0; 64],
+                            step_of: vec![0; W::BITS as usize],
                         });
                         patterns.len() - 1
                     }
                 };
-                patterns[at].anchors |= 1 << cell;
+                patterns[at].anchors |= W::bit(cell);
                 patterns[at].step_of[cell] = i;
             }
         }
@@ -121,7 +129,7 @@ impl Steps {
     /// `cell` reaches from `state` (every chain and every prefix of one,
     /// as often as chains reach it).
     #[inline]
-    fn chain(&self, state: u64, cell: usize, emit: &mut impl FnMut(u64)) {
+    fn chain(&self, state: W, cell: usize, emit: &mut impl FnMut(W)) {
         let (from, to) = (self.first[cell] as usize, self.first[cell + 1] as usize);
         for step in &self.steps[from..to] {
             if state & step.line == step.need {
@@ -138,11 +146,11 @@ impl Steps {
     #[inline]
     fn chain_images<const N: usize>(
         &self,
-        state: u64,
-        images: &[u64; N],
+        state: W,
+        images: &[W; N],
         cell: usize,
-        lines: &[[u64; N]],
-        emit: &mut impl FnMut(u64, u64),
+        lines: &[[W; N]],
+        emit: &mut impl FnMut(W, W),
     ) {
         let (from, to) = (self.first[cell] as usize, self.first[cell + 1] as usize);
         for step in &self.steps[from..to] {
@@ -157,16 +165,16 @@ impl Steps {
     #[inline]
     fn take_images<const N: usize>(
         &self,
-        state: u64,
-        images: &[u64; N],
-        step: &Step,
-        lines: &[[u64; N]],
-        emit: &mut impl FnMut(u64, u64),
+        state: W,
+        images: &[W; N],
+        step: &Step<W>,
+        lines: &[[W; N]],
+        emit: &mut impl FnMut(W, W),
     ) {
         let next = state ^ step.line;
         let line = &lines[step.jump as usize];
         let mut after = *images;
-        let mut least = u64::MAX;
+        let mut least = W::MAX;
         for k in 0..N {
             after[k] ^= line[k];
             least = least.min(after[k]);
@@ -180,18 +188,18 @@ impl Steps {
     #[inline]
     fn moves_images<const N: usize>(
         &self,
-        state: u64,
-        images: &[u64; N],
-        lines: &[[u64; N]],
-        emit: &mut impl FnMut(u64, u64),
+        state: W,
+        images: &[W; N],
+        lines: &[[W; N]],
+        emit: &mut impl FnMut(W, W),
     ) {
         match &self.patterns {
             Some(patterns) => {
                 for p in patterns {
                     let mut legal = p.legal(state);
-                    while legal != 0 {
+                    while legal != W::ZERO {
                         let anchor = legal.trailing_zeros() as usize;
-                        legal &= legal - 1;
+                        legal = legal.without_lowest();
                         let step = &self.steps[p.step_of[anchor] as usize];
                         self.take_images(state, images, step, lines, emit);
                     }
@@ -199,9 +207,9 @@ impl Steps {
             }
             None => {
                 let mut pegs = state;
-                while pegs != 0 {
+                while pegs != W::ZERO {
                     let cell = pegs.trailing_zeros() as usize;
-                    pegs &= pegs - 1;
+                    pegs = pegs.without_lowest();
                     self.chain_images(state, images, cell, lines, emit);
                 }
             }
@@ -216,20 +224,20 @@ const MAX_ORDER: usize = 16;
 /// The images of every jump's cells under a group of symmetries, padded
 /// with the identity to a width the expansion is compiled for, so that a
 /// successor's canonical form is its parent's images XOR the chain's.
-pub(super) enum Images {
+pub(super) enum Images<W: Word> {
     /// No more than [`MAX_ORDER`] symmetries, padded to 1, 2, 4, 8 or 16.
-    W1(Vec<[u64; 1]>),
-    W2(Vec<[u64; 2]>),
-    W4(Vec<[u64; 4]>),
-    W8(Vec<[u64; 8]>),
-    W16(Vec<[u64; 16]>),
+    W1(Vec<[W; 1]>),
+    W2(Vec<[W; 2]>),
+    W4(Vec<[W; 4]>),
+    W8(Vec<[W; 8]>),
+    W16(Vec<[W; 16]>),
     /// A larger group.
     Tables,
 }
 
-impl Images {
-    pub(super) fn new(jumps: &Jumps, group: &Symmetries) -> Images {
-        fn lines<const N: usize>(jumps: &Jumps, group: &Symmetries) -> Vec<[u64; N]> {
+impl<W: Word> Images<W> {
+    pub(super) fn new(jumps: &Jumps<W>, group: &Symmetries<W>) -> Images<W> {
+        fn lines<W: Word, const N: usize>(jumps: &Jumps<W>, group: &Symmetries<W>) -> Vec<[W; N]> {
             jumps
                 .masks
                 .flip
@@ -250,7 +258,7 @@ impl Images {
 
 /// The image of `state` under symmetry `k` of `group`, the identity past its end.
 #[inline]
-fn image(group: &Symmetries, k: usize, state: u64) -> u64 {
+fn image<W: Word>(group: &Symmetries<W>, k: usize, state: W) -> W {
     if k < group.len() {
         group.apply(k, state)
     } else {
@@ -258,9 +266,9 @@ fn image(group: &Symmetries, k: usize, state: u64) -> u64 {
     }
 }
 
-impl Jumps {
-    pub(super) fn new(program: &Program) -> Result<Jumps> {
-        let masks = Masks::new(program)?;
+impl<W: Word> Jumps<W> {
+    pub(super) fn new(program: &Program) -> Result<Jumps<W>> {
+        let masks = Masks::wide(program)?;
         let cells = program.cells();
         let mut leaving = vec![Vec::new(); cells];
         let mut landing = vec![Vec::new(); cells];
@@ -284,7 +292,7 @@ impl Jumps {
         let steps = |reversed: bool| {
             let mut by_cell = vec![Vec::new(); cells];
             for (j, &[from, over, to]) in lines.iter().enumerate() {
-                let bit = |c: usize| 1u64 << c;
+                let bit = W::bit;
                 let line = bit(from) | bit(over) | bit(to);
                 let (at, need, next) = if reversed {
                     (to, bit(to), from)
@@ -318,21 +326,21 @@ impl Jumps {
     /// jumps' images under the same group. The search's hot loop.
     pub(super) fn expand(
         &self,
-        parents: &[u64],
+        parents: &[W],
         forward: bool,
-        group: &Symmetries,
-        images: &Images,
-        emit: &mut impl FnMut(u64, u64),
+        group: &Symmetries<W>,
+        images: &Images<W>,
+        emit: &mut impl FnMut(W, W),
     ) {
-        fn carried<const N: usize>(
-            steps: &Steps,
-            parents: &[u64],
-            group: &Symmetries,
-            lines: &[[u64; N]],
-            emit: &mut impl FnMut(u64, u64),
+        fn carried<W: Word, const N: usize>(
+            steps: &Steps<W>,
+            parents: &[W],
+            group: &Symmetries<W>,
+            lines: &[[W; N]],
+            emit: &mut impl FnMut(W, W),
         ) {
             for &state in parents {
-                let images: [u64; N] = if N <= 8 {
+                let images: [W; N] = if N <= 8 {
                     let eight = group.first_eight(state);
                     std::array::from_fn(|k| eight[k])
                 } else {
@@ -350,7 +358,7 @@ impl Jumps {
             Images::W16(lines) => carried(steps, parents, group, lines, emit),
             Images::Tables => {
                 for &state in parents {
-                    self.successors(state, forward, &mut |t| emit(t, group.canon(t)));
+                    self.successors(state, forward, &mut |t| emit(t, group.least(t)));
                 }
             }
         }
@@ -361,19 +369,19 @@ impl Jumps {
     /// every prefix of one, as often as chains reach it. The search's hot
     /// loop; [`Jumps::forward`] and [`Jumps::backward`] give the chains too.
     #[inline]
-    pub(super) fn successors(&self, state: u64, forward: bool, emit: &mut impl FnMut(u64)) {
+    pub(super) fn successors(&self, state: W, forward: bool, emit: &mut impl FnMut(W)) {
         let steps = if forward { &self.ahead } else { &self.behind };
         let mut pegs = state;
-        while pegs != 0 {
+        while pegs != W::ZERO {
             let cell = pegs.trailing_zeros() as usize;
-            pegs &= pegs - 1;
+            pegs = pegs.without_lowest();
             steps.chain(state, cell, emit);
         }
     }
 
     /// A solution in jumps from `start` cut into moves (each run of jumps by
     /// one peg), with the position it ends on.
-    pub(super) fn chains(&self, start: u64, solution: &[usize]) -> (Vec<Vec<usize>>, u64) {
+    pub(super) fn chains(&self, start: W, solution: &[usize]) -> (Vec<Vec<usize>>, W) {
         let mut moves: Vec<Vec<usize>> = Vec::new();
         let mut at = None;
         let mut state = start;
@@ -392,12 +400,12 @@ impl Jumps {
     /// Calls `found(position, chain)` for every position one move after
     /// `state` (every chain of jumps by one peg, and every prefix of one),
     /// until `found` returns false.
-    pub(super) fn forward(&self, state: u64, found: &mut dyn FnMut(u64, &[usize]) -> bool) -> bool {
+    pub(super) fn forward(&self, state: W, found: &mut dyn FnMut(W, &[usize]) -> bool) -> bool {
         let mut chain = Vec::new();
         let mut pegs = state;
-        while pegs != 0 {
+        while pegs != W::ZERO {
             let cell = pegs.trailing_zeros() as usize;
-            pegs &= pegs - 1;
+            pegs = pegs.without_lowest();
             if !self.chain_from(state, cell, &mut chain, found) {
                 return false;
             }
@@ -407,10 +415,10 @@ impl Jumps {
 
     pub(super) fn chain_from(
         &self,
-        state: u64,
+        state: W,
         cell: usize,
         chain: &mut Vec<usize>,
-        found: &mut dyn FnMut(u64, &[usize]) -> bool,
+        found: &mut dyn FnMut(W, &[usize]) -> bool,
     ) -> bool {
         for &(j, to) in &self.leaving[cell] {
             if self.masks.legal(state, j) {
@@ -430,16 +438,12 @@ impl Jumps {
     /// `state`, with the chain that leads from it to `state` given last
     /// jump first (reverse it for the order played), until `found` returns
     /// false.
-    pub(super) fn backward(
-        &self,
-        state: u64,
-        found: &mut dyn FnMut(u64, &[usize]) -> bool,
-    ) -> bool {
+    pub(super) fn backward(&self, state: W, found: &mut dyn FnMut(W, &[usize]) -> bool) -> bool {
         let mut chain = Vec::new();
         let mut pegs = state;
-        while pegs != 0 {
+        while pegs != W::ZERO {
             let cell = pegs.trailing_zeros() as usize;
-            pegs &= pegs - 1;
+            pegs = pegs.without_lowest();
             if !self.chain_into(state, cell, &mut chain, found) {
                 return false;
             }
@@ -451,10 +455,10 @@ impl Jumps {
     /// far, last played first.
     pub(super) fn chain_into(
         &self,
-        state: u64,
+        state: W,
         cell: usize,
         chain: &mut Vec<usize>,
-        found: &mut dyn FnMut(u64, &[usize]) -> bool,
+        found: &mut dyn FnMut(W, &[usize]) -> bool,
     ) -> bool {
         for &(j, from) in &self.landing[cell] {
             let before = state ^ self.masks.flip[j];

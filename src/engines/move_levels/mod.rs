@@ -65,8 +65,8 @@ use crate::error::{Error, Result};
 use crate::limits::Limits;
 use crate::outcome::Levels;
 use crate::program::{Goal, Program};
-use crate::symmetry::Canon;
 use crate::symmetry::Symmetries;
+use crate::word::Word;
 
 /// Parents expanded at a time while a level grows.
 pub(super) const CHUNK: usize = 1 << 18;
@@ -116,41 +116,41 @@ pub enum MoveOutcome {
 /// The forward levels are shared by every target; each target (one per
 /// orbit under the symmetries that fix the start) gets backward levels of
 /// its own, searched only for meetings shorter than the best so far.
-pub fn fewest_moves(
+pub fn fewest_moves<W: Word>(
     program: &Program,
-    start: u64,
+    start: W,
     known: Option<&[usize]>,
     limits: &Limits,
 ) -> Result<MoveOutcome> {
-    let jumps = Jumps::new(program)?;
+    let jumps: Jumps<W> = Jumps::new(program)?;
     let Goal::Targets(targets) = program.goal() else {
         return Err(Error::Usage(
             "the moves metric needs a goal of target boards, not fewest pieces".into(),
         ));
     };
-    let fixing_start = Symmetries::of(program, &[start], limits)?;
+    let fixing_start = Symmetries::wide(program, &[start], limits)?;
     // Jumps keep a position in its class (its cosets of the span of the jumps'
     // flips): only the targets in the start's class are searched back from.
     let class = Span::new(&jumps.masks.flip);
-    let in_class: Vec<u64> = targets
+    let in_class: Vec<W> = targets
         .iter()
-        .filter_map(|t| t.to_u64())
+        .filter_map(W::from_bits)
         .filter(|&t| class.contains(t ^ start))
         .collect();
-    let mut targets: Vec<u64> = in_class.iter().map(|&t| fixing_start.canon(t)).collect();
+    let mut targets: Vec<W> = in_class.iter().map(|&t| fixing_start.least(t)).collect();
     targets.sort_unstable();
     targets.dedup();
-    let known: Option<(Vec<Vec<usize>>, u64)> = known.map(|k| jumps.chains(start, k));
+    let known: Option<(Vec<Vec<usize>>, W)> = known.map(|k| jumps.chains(start, k));
     if let Some((_, end)) = &known {
-        let end = fixing_start.canon(*end);
+        let end = fixing_start.least(*end);
         if let Some(i) = targets.iter().position(|&t| t == end) {
             targets[..=i].rotate_right(1);
         }
     }
     let incumbent: Option<u32> = known.as_ref().map(|(chains, _)| chains.len() as u32);
-    let groups: Vec<Symmetries> = targets
+    let groups: Vec<Symmetries<W>> = targets
         .iter()
-        .map(|&t| Symmetries::of(program, &[t], limits))
+        .map(|&t| Symmetries::wide(program, &[t], limits))
         .collect::<Result<_>>()?;
     // Ahead of a position, the regions it fills and the nearest target does
     // not; behind one, from each target's side, the regions the nearest image
@@ -164,10 +164,10 @@ pub fn fewest_moves(
     };
     let types = PegTypes::new(program.cells(), &jumps.lines).filter(|_| bounds.types);
     let ahead = Regions::pack(&candidates, &in_class, types.as_ref());
-    let behind: Vec<Regions> = groups
+    let behind: Vec<Regions<W>> = groups
         .iter()
         .map(|g| {
-            let starts: Vec<u64> = (0..g.len()).map(|k| g.apply(k, start)).collect();
+            let starts: Vec<W> = (0..g.len()).map(|k| g.apply(k, start)).collect();
             Regions::pack(&candidates, &starts, types.as_ref())
         })
         .collect();
@@ -179,7 +179,7 @@ pub fn fewest_moves(
         true,
         &fixing_start,
     ));
-    let behind_pagodas: Vec<Mutex<Pagodas>> = groups
+    let behind_pagodas: Vec<Mutex<Pagodas<W>>> = groups
         .iter()
         .map(|g| {
             Mutex::new(Pagodas::new(
@@ -248,18 +248,18 @@ pub fn fewest_moves(
 
 /// What one bounded search needs: the jumps, the two ends and their
 /// symmetries, and the regions that bound the moves.
-struct Bounded<'a> {
-    jumps: &'a Jumps,
-    start: u64,
-    targets: &'a [u64],
-    groups: &'a [Symmetries],
-    fixing_start: &'a Symmetries,
-    ahead: &'a Regions,
-    behind: &'a [Regions],
+struct Bounded<'a, W: Word> {
+    jumps: &'a Jumps<W>,
+    start: W,
+    targets: &'a [W],
+    groups: &'a [Symmetries<W>],
+    fixing_start: &'a Symmetries<W>,
+    ahead: &'a Regions<W>,
+    behind: &'a [Regions<W>],
     /// The pagoda functions learnt so far, forward and per target backward,
     /// when they bound.
-    ahead_pagodas: Option<&'a Mutex<Pagodas>>,
-    behind_pagodas: Option<&'a [Mutex<Pagodas>]>,
+    ahead_pagodas: Option<&'a Mutex<Pagodas<W>>>,
+    behind_pagodas: Option<&'a [Mutex<Pagodas<W>>]>,
     limits: &'a Limits,
 }
 
@@ -268,20 +268,20 @@ struct Bounded<'a> {
 /// searches before), or the levels that show none within the bound. Made
 /// once per bound, so its size does not matter.
 #[allow(clippy::large_enum_variant)]
-enum Search<'a> {
+enum Search<'a, W: Word> {
     Met {
-        meeting: Meeting,
-        fore: Side<'a>,
-        back: Side<'a>,
+        meeting: Meeting<W>,
+        fore: Side<'a, W>,
+        back: Side<'a, W>,
         proof: Option<Levels>,
     },
     None(Levels),
 }
 
-impl<'a> Bounded<'a> {
+impl<'a, W: Word> Bounded<'a, W> {
     /// Keeps what a side (forward, or backward from target `i`) learnt, for
     /// the searches after it.
-    fn keep(&self, side: &Side, target: Option<usize>) {
+    fn keep(&self, side: &Side<W>, target: Option<usize>) {
         let shared = match target {
             None => self.ahead_pagodas,
             Some(i) => self.behind_pagodas.and_then(|b| b.get(i)),
@@ -309,7 +309,7 @@ impl<'a> Bounded<'a> {
     /// within `bound`.
     /// It is usually found, since few positions of a solution have no slack
     /// in the regions' bound; when it is not, the next bound searches again.
-    fn run(&self, bound: u32, proved: &Levels) -> Result<Search<'a>> {
+    fn run(&self, bound: u32, proved: &Levels) -> Result<Search<'a, W>> {
         let prune = |regions| Some(Prune { regions, bound });
         let mut fore = Side::new(
             self.jumps,
@@ -320,13 +320,13 @@ impl<'a> Bounded<'a> {
         );
         fore.pagodas = self.ahead_pagodas.map(|p| learnt(p).clone());
         let mut backward: Vec<u64> = Vec::new();
-        let mut spare: Option<(Meeting, Side<'a>)> = None;
+        let mut spare: Option<(Meeting<W>, Side<'a, W>)> = None;
         let cases = self.targets.iter().zip(self.groups).zip(self.behind);
         for (i, ((&target, group), behind)) in cases.enumerate() {
             let remaining = (self.targets.len() - i) as f64;
             let mut back = Side::new(self.jumps, &[target], false, group, prune(behind));
             back.pagodas = self.behind_pagodas.map(|p| learnt(&p[i]).clone());
-            let mut found: Option<Meeting> = (0..group.len())
+            let mut found: Option<Meeting<W>> = (0..group.len())
                 .map(|k| group.apply(k, target))
                 .find_map(|image| fore.level(image).map(|f| (f, 0, image)));
             loop {
@@ -354,7 +354,7 @@ impl<'a> Bounded<'a> {
                     let depth = fore.depth() + 1;
                     // The forward levels are kept for the targets still to search.
                     let kept = depth + b < reach || remaining > 1.0;
-                    let meets = |fresh: &[u64]| {
+                    let meets = |fresh: &[W]| {
                         fresh
                             .par_iter()
                             .filter_map(|&s| back.level(s).map(|g| (depth, g, s)))
@@ -368,7 +368,7 @@ impl<'a> Bounded<'a> {
                     let kept = a + depth < reach;
                     // A backward position stands for its orbit under the target's symmetries,
                     // which the forward levels do not share: every image is looked up.
-                    let meets = |fresh: &[u64]| {
+                    let meets = |fresh: &[W]| {
                         fresh
                             .par_iter()
                             .flat_map_iter(|&s| (0..group.len()).map(move |k| group.apply(k, s)))
@@ -413,7 +413,7 @@ impl<'a> Bounded<'a> {
 
 /// The pagoda functions learnt so far for one side (a poisoned lock still
 /// holds valid functions: each is checked when it is added).
-fn learnt(shared: &Mutex<Pagodas>) -> std::sync::MutexGuard<'_, Pagodas> {
+fn learnt<W: Word>(shared: &Mutex<Pagodas<W>>) -> std::sync::MutexGuard<'_, Pagodas<W>> {
     shared
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -447,28 +447,28 @@ fn so_far(e: Error, proved: &Levels) -> Error {
 
 /// A meeting of the two searches: its forward level, its backward level,
 /// and the position.
-pub(super) type Meeting = (u32, u32, u64);
+pub(super) type Meeting<W> = (u32, u32, W);
 
 /// The moves of a solution through a meeting.
-fn total(meeting: Meeting) -> u32 {
+fn total<W: Word>(meeting: Meeting<W>) -> u32 {
     meeting.0 + meeting.1
 }
 
 /// Which of two meetings is taken: the fewer moves, then the lesser position.
-fn order(meeting: &Meeting) -> (u32, u64) {
+fn order<W: Word>(meeting: &Meeting<W>) -> (u32, W) {
     (total(*meeting), meeting.2)
 }
 
 /// The moves of a fewest solution through `meeting` (forward level `f`,
 /// backward level `g`), as actual positions from `start`.
-fn rebuild(
-    jumps: &Jumps,
-    fore: &Side,
-    back: &Side,
-    meeting: u64,
+fn rebuild<W: Word>(
+    jumps: &Jumps<W>,
+    fore: &Side<W>,
+    back: &Side<W>,
+    meeting: W,
     f: u32,
     g: u32,
-    start: u64,
+    start: W,
 ) -> Result<Vec<Vec<usize>>> {
     let lost =
         || Error::Internal("a fewest-moves solution could not be rebuilt from its levels".into());
@@ -513,14 +513,14 @@ fn rebuild(
 /// goal's targets (the positions that reach a target in `n` moves and no
 /// fewer). Counted as orbits with `symmetry`, else as positions (each orbit
 /// by its size). Refused past the limit `max-memory`.
-pub fn histogram(
+pub fn histogram<W: Word>(
     program: &Program,
-    from: Option<u64>,
+    from: Option<W>,
     symmetry: bool,
     limits: &Limits,
 ) -> Result<crate::outcome::Summary> {
-    let jumps = Jumps::new(program)?;
-    let (sources, forward, fixed): (Vec<u64>, bool, Vec<u64>) = match from {
+    let jumps: Jumps<W> = Jumps::new(program)?;
+    let (sources, forward, fixed): (Vec<W>, bool, Vec<W>) = match from {
         Some(start) => (vec![start], true, vec![start]),
         None => {
             let Goal::Targets(targets) = program.goal() else {
@@ -530,13 +530,13 @@ pub fn histogram(
                 ));
             };
             (
-                targets.iter().filter_map(|t| t.to_u64()).collect(),
+                targets.iter().filter_map(W::from_bits).collect(),
                 false,
                 Vec::new(),
             )
         }
     };
-    let group = Symmetries::of(program, &fixed, limits)?;
+    let group = Symmetries::wide(program, &fixed, limits)?;
     let mut side = Side::new(&jumps, &sources, forward, &group, None);
     let mut summary = crate::outcome::Summary {
         symmetries: if symmetry { group.len() } else { 1 },
@@ -563,7 +563,7 @@ pub fn histogram(
 /// The cost of a search by levels: the levels are not known before the run,
 /// which stops with the limit error when what it holds would pass the budget.
 pub(crate) fn cost(program: &Program) -> (u128, u128) {
-    let work = (1u128 << program.cells().min(127)) * program.moves().len() as u128;
+    let work = (1u128 << program.cells().min(127)).saturating_mul(program.moves().len() as u128);
     (0, work)
 }
 
@@ -576,7 +576,7 @@ mod tests {
 
     #[test]
     fn a_level_map_finds_what_it_was_given() {
-        let mut map = LevelMap::new();
+        let mut map: LevelMap<u64> = LevelMap::new();
         assert_eq!(map.get(0), None);
         // Enough positions for many buckets, and the extremes of the mix.
         let mut batch: Vec<u64> = (0..50_000u64)
@@ -623,7 +623,7 @@ mod tests {
             expected.sort_unstable();
             assert_eq!(kept, expected, "partition {p}");
         }
-        assert!(map.bytes() >= LevelMap::bytes_for(batch.len()));
+        assert!(map.bytes() >= LevelMap::<u64>::bytes_for(batch.len()));
         map.insert(&by_part(&[], map.bits()), 6);
         assert_eq!(map.len(), batch.len());
     }
@@ -631,7 +631,7 @@ mod tests {
     #[test]
     fn new_positions_are_deduplicated_only_when_they_would_not_fit() {
         let fit = |most: usize| {
-            move |fresh: &Fresh| {
+            move |fresh: &Fresh<u64>| {
                 if fresh.len() <= most {
                     Ok(())
                 } else {
@@ -639,7 +639,7 @@ mod tests {
                 }
             }
         };
-        let keys = |fresh: &Fresh| fresh.buckets.concat();
+        let keys = |fresh: &Fresh<u64>| fresh.buckets.concat();
         let mut fresh = Fresh::new(1);
         // Two buckets by the top bit; each chunk adds a sorted run to each.
         let high = 1u64 << 63;
@@ -667,7 +667,7 @@ mod tests {
     /// Every position's fewest moves to one of `ends` (forward: played
     /// forward; else from one of them), by plain breadth-first search over
     /// all `2^cells` positions; `u8::MAX` where there is none.
-    fn distances(jumps: &Jumps, cells: usize, ends: &[u64], to_ends: bool) -> Vec<u8> {
+    fn distances(jumps: &Jumps<u64>, cells: usize, ends: &[u64], to_ends: bool) -> Vec<u8> {
         let mut dist = vec![u8::MAX; 1 << cells];
         let mut layer: Vec<u64> = ends.to_vec();
         for &e in ends {
@@ -803,7 +803,7 @@ mod tests {
                 .compile()
                 .unwrap();
             let jumps = Jumps::new(&program).unwrap();
-            let group = Symmetries::of(&program, &[], &Limits::default()).unwrap();
+            let group: Symmetries = Symmetries::of(&program, &[], &Limits::default()).unwrap();
             let images = Images::new(&jumps, &group);
             let cells = program.cells();
             let mut x = 0x2545_F491_4F6C_DD1Du64;
@@ -819,7 +819,7 @@ mod tests {
                     });
                     let mut slow = Vec::new();
                     let mut found = |t: u64, _: &[usize]| {
-                        slow.push((t, group.canon(t)));
+                        slow.push((t, group.least(t)));
                         true
                     };
                     if forward {

@@ -9,23 +9,24 @@ use super::{CHUNK, SUCCESSORS_PER_PARENT};
 use crate::engines::merson::Regions;
 use crate::engines::pagoda::Pagodas;
 use crate::error::{Error, Result};
-use crate::symmetry::{Canon, Symmetries};
+use crate::symmetry::Symmetries;
+use crate::word::Word;
 
 /// One direction's levels (forward from the start, or backward from one
 /// target): each position's level, and the last level, up to the side's
 /// own symmetries.
-pub(super) struct Side<'a> {
-    pub(super) level_of: LevelMap,
-    pub(super) last: Vec<u64>,
+pub(super) struct Side<'a, W: Word> {
+    pub(super) level_of: LevelMap<W>,
+    pub(super) last: Vec<W>,
     pub(super) sizes: Vec<u64>,
     pub(super) forward: bool,
-    pub(super) group: &'a Symmetries,
+    pub(super) group: &'a Symmetries<W>,
     /// The jumps' images under `group`, for the successors' canonical forms.
-    images: Images,
-    pub(super) prune: Option<Prune<'a>>,
+    images: Images<W>,
+    pub(super) prune: Option<Prune<'a, W>>,
     /// The pagoda functions that cut off positions that cannot meet the
     /// other side's ends, learnt from the levels as they grow.
-    pub(super) pagodas: Option<Pagodas>,
+    pub(super) pagodas: Option<Pagodas<W>>,
     /// The fewest positions of a level that the pagoda functions learn from.
     pub(super) learning_level: usize,
     /// Whether the last level is in the level map, so that the side can grow.
@@ -37,16 +38,16 @@ pub(super) struct Side<'a> {
 /// by mix. Each chunk's new positions go to their buckets, and the buckets
 /// are deduplicated at the end of the level (or sooner, when they would not
 /// fit), each on its own and in cache.
-pub(super) struct Fresh {
+pub(super) struct Fresh<W: Word> {
     pub(super) bits: u32,
-    pub(super) buckets: Vec<Vec<u64>>,
+    pub(super) buckets: Vec<Vec<W>>,
     /// How many positions the buckets held when they were last deduplicated.
     settled: usize,
 }
 
-impl Fresh {
+impl<W: Word> Fresh<W> {
     /// Buckets of `bits` top bits.
-    pub(super) fn new(bits: u32) -> Fresh {
+    pub(super) fn new(bits: u32) -> Fresh<W> {
         Fresh {
             bits,
             buckets: vec![Vec::new(); 1 << bits],
@@ -60,11 +61,15 @@ impl Fresh {
 
     /// The bytes the buckets hold.
     pub(super) fn bytes(&self) -> u64 {
-        self.buckets.iter().map(|b| b.capacity() as u64 * 8).sum()
+        let size = std::mem::size_of::<W>() as u64;
+        self.buckets
+            .iter()
+            .map(|b| b.capacity() as u64 * size)
+            .sum()
     }
 
     /// Adds the mixes of a chunk's new positions, bucket by bucket.
-    pub(super) fn extend(&mut self, by_bucket: Vec<Vec<u64>>) {
+    pub(super) fn extend(&mut self, by_bucket: Vec<Vec<W>>) {
         for (bucket, mut keys) in self.buckets.iter_mut().zip(by_bucket) {
             if bucket.is_empty() {
                 *bucket = keys;
@@ -90,7 +95,7 @@ impl Fresh {
     /// they have grown by an eighth since they last were, so that the
     /// sorting does not repeat for little; the check's answer after that, or
     /// its error when they have not grown.
-    pub(super) fn settle(&mut self, check: impl Fn(&Fresh) -> Result<()>) -> Result<()> {
+    pub(super) fn settle(&mut self, check: impl Fn(&Fresh<W>) -> Result<()>) -> Result<()> {
         let Err(e) = check(self) else {
             return Ok(());
         };
@@ -103,7 +108,7 @@ impl Fresh {
     }
 
     /// Up to `most` positions, spread evenly over the buckets.
-    fn sample(&self, most: usize) -> Vec<u64> {
+    fn sample(&self, most: usize) -> Vec<W> {
         let len = self.len();
         let step = len.div_ceil(most.max(1)).max(1);
         self.buckets
@@ -115,7 +120,7 @@ impl Fresh {
     }
 
     /// The positions, sorted by mix, each bucket freed once read.
-    fn into_positions(self) -> Vec<u64> {
+    fn into_positions(self) -> Vec<W> {
         let mut out = Vec::with_capacity(self.len());
         for bucket in self.buckets {
             out.extend(bucket.iter().map(|&k| unmix(k)));
@@ -126,14 +131,14 @@ impl Fresh {
 
 /// Mixes split by their top `bits` bits: `keys` in bucket order, and where
 /// each bucket begins (a counting sort).
-struct Split {
-    keys: Vec<u64>,
+struct Split<W: Word> {
+    keys: Vec<W>,
     first: Vec<usize>,
 }
 
-impl Split {
-    fn new(keys: &[u64], bits: u32) -> Split {
-        let bucket = |k: u64| k.checked_shr(64 - bits).unwrap_or(0) as usize;
+impl<W: Word> Split<W> {
+    fn new(keys: &[W], bits: u32) -> Split<W> {
+        let bucket = |k: W| k.top(bits);
         let mut first = vec![0usize; (1 << bits) + 1];
         for &k in keys {
             first[bucket(k) + 1] += 1;
@@ -142,7 +147,7 @@ impl Split {
             first[b] += first[b - 1];
         }
         let mut at = first.clone();
-        let mut out = vec![0u64; keys.len()];
+        let mut out = vec![W::ZERO; keys.len()];
         for &k in keys {
             let b = bucket(k);
             out[at[b]] = k;
@@ -151,7 +156,7 @@ impl Split {
         Split { keys: out, first }
     }
 
-    fn bucket(&self, b: usize) -> &[u64] {
+    fn bucket(&self, b: usize) -> &[W] {
         &self.keys[self.first[b]..self.first[b + 1]]
     }
 }
@@ -170,16 +175,16 @@ const PART: usize = 1 << 12;
 /// lower bound on the moves still needed (the regions', or the peg types'
 /// where it counts more) come to at most `bound`.
 #[derive(Clone, Copy)]
-pub(super) struct Prune<'a> {
-    pub(super) regions: &'a Regions,
+pub(super) struct Prune<'a, W: Word> {
+    pub(super) regions: &'a Regions<W>,
     pub(super) bound: u32,
 }
 
-impl Prune<'_> {
+impl<W: Word> Prune<'_, W> {
     /// Whether a position `depth` moves from the side's sources is kept:
     /// forward, the regions full in it must still be opened; backward, the
     /// regions it has opened took a move each.
-    pub(super) fn keeps(&self, forward: bool, depth: u32, position: u64) -> bool {
+    pub(super) fn keeps(&self, forward: bool, depth: u32, position: W) -> bool {
         let regions = &self.regions;
         let by_regions = if forward {
             regions.ahead_by_regions(position)
@@ -204,19 +209,19 @@ impl Prune<'_> {
     }
 }
 
-impl<'a> Side<'a> {
+impl<'a, W: Word> Side<'a, W> {
     pub(super) fn new(
-        jumps: &Jumps,
-        sources: &[u64],
+        jumps: &Jumps<W>,
+        sources: &[W],
         forward: bool,
-        group: &'a Symmetries,
-        prune: Option<Prune<'a>>,
-    ) -> Side<'a> {
-        let mut keys: Vec<u64> = sources.iter().map(|&s| mix(group.canon(s))).collect();
+        group: &'a Symmetries<W>,
+        prune: Option<Prune<'a, W>>,
+    ) -> Side<'a, W> {
+        let mut keys: Vec<W> = sources.iter().map(|&s| mix(group.least(s))).collect();
         keys.sort_unstable();
         keys.dedup();
         let mut level_of = LevelMap::new();
-        let sources: Vec<u64> = keys.iter().map(|&k| unmix(k)).collect();
+        let sources: Vec<W> = keys.iter().map(|&k| unmix(k)).collect();
         level_of.insert(&by_part(&keys, level_of.bits()), 0);
         Side {
             level_of,
@@ -233,8 +238,8 @@ impl<'a> Side<'a> {
     }
 
     /// The level of a position (any image of it), if it has one yet.
-    pub(super) fn level(&self, position: u64) -> Option<u32> {
-        self.level_of.get(self.group.canon(position))
+    pub(super) fn level(&self, position: W) -> Option<u32> {
+        self.level_of.get(self.group.least(position))
     }
 
     pub(super) fn depth(&self) -> u32 {
@@ -244,7 +249,7 @@ impl<'a> Side<'a> {
     /// The bytes this side holds: its level map (a key and a level a
     /// position, and the indexes) and its last level.
     pub(super) fn bytes(&self) -> u64 {
-        self.level_of.bytes() + self.last.capacity() as u64 * 8
+        self.level_of.bytes() + (self.last.capacity() * std::mem::size_of::<W>()) as u64
     }
 
     /// Adds the next level (only the positions the side's bound keeps), on
@@ -265,12 +270,12 @@ impl<'a> Side<'a> {
     /// `max_memory`, before a chunk is expanded.
     pub(super) fn grow(
         &mut self,
-        jumps: &Jumps,
+        jumps: &Jumps<W>,
         other_bytes: u64,
         max_memory: u64,
         kept: bool,
-        meets: &(dyn Fn(&[u64]) -> Option<Meeting> + Sync),
-    ) -> Result<Option<Meeting>> {
+        meets: &(dyn Fn(&[W]) -> Option<Meeting<W>> + Sync),
+    ) -> Result<Option<Meeting<W>>> {
         if !self.open {
             return Err(Error::Internal(
                 "a side of the move levels grew past its last level".into(),
@@ -299,17 +304,19 @@ impl<'a> Side<'a> {
             .map_err(|_| Error::Internal(format!("a move level past 255: {depth}")))?;
         let mut pagodas = self.pagodas.take();
         // What is held: the level map, the parents, and the new positions so far.
-        let held = |next: &Fresh| other_bytes + self.bytes() + last.len() as u64 * 8 + next.bytes();
+        let size = std::mem::size_of::<W>() as u64;
+        let held =
+            |next: &Fresh<W>| other_bytes + self.bytes() + last.len() as u64 * size + next.bytes();
         let (forward, prune) = (self.forward, self.prune);
         for chunk in last.chunks(CHUNK) {
             // The successors, and those of the tasks running, again while they are split.
             let running = (rayon::current_num_threads() * PART).min(chunk.len());
-            let successors = (chunk.len() + running) as u64 * SUCCESSORS_PER_PARENT * 8;
+            let successors = (chunk.len() + running) as u64 * SUCCESSORS_PER_PARENT * size;
             next.settle(|next| fits(held(next), successors))?;
             // Each task's successors, as mixes split into the level's buckets. The
             // bound holds for any image of a position: it is checked before the
             // canonical form is taken.
-            let parts: Vec<Split> = chunk
+            let parts: Vec<Split<W>> = chunk
                 .par_chunks(PART)
                 .map(|part| {
                     let mut out = Vec::with_capacity(part.len() * 16);
@@ -324,10 +331,10 @@ impl<'a> Side<'a> {
             // Bucket by bucket, in cache: sorted, deduplicated, and only the
             // positions no earlier level holds are kept.
             let known = &self.level_of;
-            let fresh: Vec<Vec<u64>> = (0..next.buckets.len())
+            let fresh: Vec<Vec<W>> = (0..next.buckets.len())
                 .into_par_iter()
                 .map(|b| {
-                    let mut keys: Vec<u64> =
+                    let mut keys: Vec<W> =
                         Vec::with_capacity(parts.iter().map(|p| p.bucket(b).len()).sum());
                     for p in &parts {
                         keys.extend_from_slice(p.bucket(b));
@@ -344,7 +351,7 @@ impl<'a> Side<'a> {
             drop(parts);
             // Found again by other chunks, the new positions are deduplicated at the end
             // of the level, or sooner if they would not fit.
-            let extra = fresh.iter().map(|f| f.len() as u64 * 8).sum();
+            let extra = fresh.iter().map(|f| f.len() as u64 * size).sum();
             next.settle(|next| fits(held(next), extra))?;
             next.extend(fresh);
         }
@@ -365,7 +372,7 @@ impl<'a> Side<'a> {
         }
         let count = next.len();
         if kept {
-            fits(held(&next), LevelMap::bytes_for(count))?;
+            fits(held(&next), LevelMap::<W>::bytes_for(count))?;
             self.level_of.insert(&next.buckets, level);
         } else {
             self.open = false;

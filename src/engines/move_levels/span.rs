@@ -1,18 +1,20 @@
 //! The span of the jumps' flips over GF(2): positions in one class of it are the only ones a start can reach.
 
+use crate::word::Word;
+
 /// The span of the jumps' flips over GF(2), in echelon form: a position's
 /// class is its coset, and jumps never leave it.
-pub(super) struct Span {
+pub(super) struct Span<W: Word> {
     /// Basis vectors by their highest bit.
-    pub(super) basis: Vec<u64>,
+    pub(super) basis: Vec<W>,
 }
 
-impl Span {
-    pub(super) fn new(vectors: &[u64]) -> Span {
-        let mut basis: Vec<u64> = Vec::new();
+impl<W: Word> Span<W> {
+    pub(super) fn new(vectors: &[W]) -> Span<W> {
+        let mut basis: Vec<W> = Vec::new();
         for &v in vectors {
             let r = Span::reduce(&basis, v);
-            if r != 0 {
+            if r != W::ZERO {
                 basis.push(r);
                 basis.sort_unstable_by(|a, b| b.cmp(a));
             }
@@ -20,17 +22,17 @@ impl Span {
         Span { basis }
     }
 
-    pub(super) fn reduce(basis: &[u64], mut v: u64) -> u64 {
+    pub(super) fn reduce(basis: &[W], mut v: W) -> W {
         for &b in basis {
-            let top = 63 - b.leading_zeros();
-            if v >> top & 1 == 1 {
+            let top = W::BITS - 1 - b.leading_zeros();
+            if v.has(top as usize) {
                 v ^= b;
             }
         }
         v
     }
 
-    pub(super) fn contains(&self, v: u64) -> bool {
-        Span::reduce(&self.basis, v) == 0
+    pub(super) fn contains(&self, v: W) -> bool {
+        Span::reduce(&self.basis, v) == W::ZERO
     }
 }

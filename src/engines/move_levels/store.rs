@@ -1,30 +1,18 @@
 //! The store of earlier levels: the positions' mixes in partitions by their top bits, each a sorted array with a level byte per position and an index of the next bits.
 
+use crate::word::Word;
+
 /// A bijective mix of a position's bits (an odd multiplier): positions in
 /// the order of their mix are spread evenly over its range.
 #[inline]
-pub(super) fn mix(position: u64) -> u64 {
-    position.wrapping_mul(MIX)
+pub(super) fn mix<W: Word>(position: W) -> W {
+    position.mix()
 }
-
-/// The odd multiplier of [`mix`].
-const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
-
-/// Its inverse modulo 2^64 (Newton's iteration doubles the bits right each step).
-const UNMIX: u64 = {
-    let mut x = MIX;
-    let mut i = 0;
-    while i < 6 {
-        x = x.wrapping_mul(2u64.wrapping_sub(MIX.wrapping_mul(x)));
-        i += 1;
-    }
-    x
-};
 
 /// The position whose [`mix`] is `key`.
 #[inline]
-pub(super) fn unmix(key: u64) -> u64 {
-    key.wrapping_mul(UNMIX)
+pub(super) fn unmix<W: Word>(key: W) -> W {
+    key.unmix()
 }
 
 /// The most top bits of a mix that choose its partition: 1,024 partitions.
@@ -36,39 +24,40 @@ const PART_SIZE: usize = 1 << 14;
 
 /// The partition of a mix among `1 << bits`.
 #[inline]
-pub(super) fn part_of(key: u64, bits: u32) -> usize {
-    key.checked_shr(64 - bits).unwrap_or(0) as usize
+pub(super) fn part_of<W: Word>(key: W, bits: u32) -> usize {
+    key.top(bits)
 }
 
 /// The level of each position a side has reached, in partitions by the top
 /// bits of the positions' mixes (so that a growing level's buckets meet one
 /// partition each, in cache, and go in on every thread; a small store has
 /// one, and the partitions split as it grows). A partition holds its mixes
-/// in one sorted array, each with its level (9 bytes a position), and an
+/// in one sorted array, each with its level (9 bytes a position, 17 with
+/// 128-bit positions), and an
 /// index of where each range of the next bits begins: a look-up reads the
 /// index and searches a bucket of about 8 to 16 keys. A level goes in at
 /// once, merged into each partition in place from the back.
-pub(super) struct LevelMap {
+pub(super) struct LevelMap<W: Word> {
     /// The top bits that choose a partition.
     bits: u32,
-    parts: Vec<Part>,
+    parts: Vec<Part<W>>,
 }
 
 /// One partition of a [`LevelMap`].
 #[derive(Clone, Default)]
-pub(super) struct Part {
-    pub(super) keys: Vec<u64>,
+pub(super) struct Part<W: Word> {
+    pub(super) keys: Vec<W>,
     levels: Vec<u8>,
     /// `index[b]` is the first key whose `bits` bits after the partition's are at least `b`.
     index: Vec<u32>,
     bits: u32,
 }
 
-impl Part {
+impl<W: Word> Part<W> {
     /// Where `key` is in the partition (one of `1 << part_bits`), if it is.
     #[inline]
-    fn find(&self, key: u64, part_bits: u32) -> Option<usize> {
-        let bucket = (key << part_bits).checked_shr(64 - self.bits).unwrap_or(0) as usize;
+    fn find(&self, key: W, part_bits: u32) -> Option<usize> {
+        let bucket = (key << part_bits).top(self.bits);
         let (from, to) = (self.index[bucket] as usize, self.index[bucket + 1] as usize);
         let at = self.keys[from..to].binary_search(&key).ok()?;
         Some(from + at)
@@ -76,7 +65,7 @@ impl Part {
 
     /// Gives `level` to each of `fresh` (sorted mixes not in the partition
     /// yet): merged into the keys from the back, then the index made again.
-    fn merge(&mut self, fresh: &[u64], level: u8, part_bits: u32) {
+    fn merge(&mut self, fresh: &[W], level: u8, part_bits: u32) {
         if fresh.is_empty() {
             return;
         }
@@ -84,7 +73,7 @@ impl Part {
         let more = fresh.len();
         self.keys.reserve_exact(more);
         self.levels.reserve_exact(more);
-        self.keys.resize(old + more, 0);
+        self.keys.resize(old + more, W::ZERO);
         self.levels.resize(old + more, 0);
         let mut i = old;
         let mut w = old + more;
@@ -105,18 +94,13 @@ impl Part {
     /// Makes the index again: a bucket for about every 16 keys.
     fn reindex(&mut self, part_bits: u32) {
         let len = self.keys.len();
-        self.bits = (usize::BITS - (len / 16).leading_zeros()).min(64 - part_bits);
+        self.bits = (usize::BITS - (len / 16).leading_zeros()).min(W::BITS - part_bits);
         let buckets = 1usize << self.bits;
         self.index.clear();
         self.index.reserve_exact(buckets + 1);
         let mut at = 0;
         for bucket in 0..buckets {
-            while at < len
-                && (self.keys[at] << part_bits)
-                    .checked_shr(64 - self.bits)
-                    .unwrap_or(0)
-                    < bucket as u64
-            {
+            while at < len && (self.keys[at] << part_bits).top(self.bits) < bucket {
                 at += 1;
             }
             self.index.push(at as u32);
@@ -125,12 +109,15 @@ impl Part {
     }
 
     fn bytes(&self) -> u64 {
-        (self.keys.capacity() * 9 + self.index.capacity() * 4) as u64
+        (self.keys.capacity() * LevelMap::<W>::PER_POSITION + self.index.capacity() * 4) as u64
     }
 }
 
-impl LevelMap {
-    pub(super) fn new() -> LevelMap {
+impl<W: Word> LevelMap<W> {
+    /// The bytes a position takes: its mix and its level.
+    const PER_POSITION: usize = std::mem::size_of::<W>() + 1;
+
+    pub(super) fn new() -> LevelMap<W> {
         let mut part = Part::default();
         part.reindex(0);
         LevelMap {
@@ -145,13 +132,13 @@ impl LevelMap {
     }
 
     #[inline]
-    pub(super) fn get(&self, position: u64) -> Option<u32> {
+    pub(super) fn get(&self, position: W) -> Option<u32> {
         self.get_mixed(mix(position))
     }
 
     /// The level of the position whose [`mix`] is `key`.
     #[inline]
-    pub(super) fn get_mixed(&self, key: u64) -> Option<u32> {
+    pub(super) fn get_mixed(&self, key: W) -> Option<u32> {
         let part = &self.parts[part_of(key, self.bits)];
         part.find(key, self.bits)
             .map(|at| u32::from(part.levels[at]))
@@ -159,7 +146,7 @@ impl LevelMap {
 
     /// Keeps of `keys` (sorted mixes, all of one partition) those the map
     /// does not hold: one walk through both, galloping over the map's keys.
-    pub(super) fn retain_absent(&self, keys: &mut Vec<u64>) {
+    pub(super) fn retain_absent(&self, keys: &mut Vec<W>) {
         let Some(&first) = keys.first() else {
             return;
         };
@@ -191,14 +178,14 @@ impl LevelMap {
 
     /// The bytes that `more` positions add.
     pub(super) fn bytes_for(more: usize) -> u64 {
-        more as u64 * 9
+        (more * Self::PER_POSITION) as u64
     }
 
     /// Gives `level` to each of the positions whose mixes are in `by_part`
     /// (positions not in the map yet; one sorted list per partition, as
     /// [`by_part`] splits them), the partitions on rayon's threads; then
     /// splits the partitions if they have grown past [`PART_SIZE`].
-    pub(super) fn insert(&mut self, by_part: &[Vec<u64>], level: u8) {
+    pub(super) fn insert(&mut self, by_part: &[Vec<W>], level: u8) {
         use rayon::prelude::*;
         debug_assert_eq!(by_part.len(), self.parts.len());
         let bits = self.bits;
@@ -242,7 +229,7 @@ impl LevelMap {
 }
 
 /// Sorted mixes, split into the partitions of `bits` top bits.
-pub(super) fn by_part(sorted: &[u64], bits: u32) -> Vec<Vec<u64>> {
+pub(super) fn by_part<W: Word>(sorted: &[W], bits: u32) -> Vec<Vec<W>> {
     let mut out = vec![Vec::new(); 1 << bits];
     for &key in sorted {
         out[part_of(key, bits)].push(key);
