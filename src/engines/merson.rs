@@ -124,13 +124,16 @@ impl<W: Word> Regions<W> {
         found
     }
 
-    /// The most disjoint regions among `candidates` (searched exhaustively
-    /// within [`PACKING_BUDGET`] branches), with the boards at the far end of
-    /// the bound: the targets for [`Regions::ahead`], the starts for
-    /// [`Regions::behind`].
-    ///
-    /// With `types`, the bounds count their demands too (see [`Regions::ahead`]).
+    /// As [`Regions::pack_with`], packing the regions first.
+    #[cfg(test)]
     pub fn pack(candidates: &[W], ends: &[W], types: Option<&PegTypes<W>>) -> Regions<W> {
+        Regions::pack_with(&Regions::disjoint(candidates), candidates, ends, types)
+    }
+
+    /// The most disjoint regions among `candidates`, searched exhaustively
+    /// within [`PACKING_BUDGET`] branches: what [`Regions::pack_with`] takes,
+    /// found once for every end of a search.
+    pub fn disjoint(candidates: &[W]) -> Vec<W> {
         let mut best = Vec::new();
         let mut chosen = Vec::new();
         let mut budget = PACKING_BUDGET;
@@ -138,6 +141,21 @@ impl<W: Word> Regions<W> {
         // Fewer disjoint regions are still a bound.
         best.truncate(MOST_REGIONS);
         best.sort_unstable();
+        best
+    }
+
+    /// The board's packing `best` (disjoint regions among `candidates`, from
+    /// [`Regions::disjoint`]), with the boards at the far end of the bound:
+    /// the targets for [`Regions::ahead`], the starts for the bound behind.
+    ///
+    /// With `types`, the bounds count their demands too (see [`Regions::ahead`]).
+    pub fn pack_with(
+        best: &[W],
+        candidates: &[W],
+        ends: &[W],
+        types: Option<&PegTypes<W>>,
+    ) -> Regions<W> {
+        let best = best.to_vec();
         let mut by_size = candidates.to_vec();
         by_size.sort_unstable_by_key(|&r| (r.count_ones(), r));
         let open_at_ends: Vec<W> = by_size

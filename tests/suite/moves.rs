@@ -187,19 +187,34 @@ fn the_moves_metric_is_refused_where_it_does_not_apply() {
 const CROSS: &str = "name = \"cross\"\n[board]\nshape = [\"..o..\", \".ooo.\", \"ooooo\", \".ooo.\", \"..o..\"]\n\
                      names = \"chess\"\n[[moves]]\njump = \"orthogonal\"\n[goal]\none-piece = \"anywhere\"\n";
 
+/// A board of up to 128 cells as one word.
+fn wide(board: &pegflip::Bits) -> u128 {
+    let words = board.words();
+    assert!(words.len() <= 2, "{} cells", board.len());
+    words
+        .iter()
+        .enumerate()
+        .fold(0, |w, (i, &v)| w | u128::from(v) << (64 * i))
+}
+
+/// The board of `cells` cells whose pegs are the bits of `word`.
+fn board_of(cells: usize, word: u128) -> pegflip::Bits {
+    pegflip::Bits::from_words(cells, &[word as u64, (word >> 64) as u64])
+}
+
 /// A puzzle with `overrides`, its program, its jumps and its target boards.
 fn compiled(
     text: &str,
     name: &str,
     overrides: &[Override],
-) -> (Puzzle, pegflip::Program, Vec<[usize; 3]>, HashSet<u64>) {
+) -> (Puzzle, pegflip::Program, Vec<[usize; 3]>, HashSet<u128>) {
     let puzzle = Puzzle::parse_with(text, name, overrides).unwrap();
     let program = puzzle.compile().unwrap();
     let jumps = jump_cells(&program);
     let pegflip::Goal::Targets(targets) = program.goal() else {
         panic!("{name} has targets");
     };
-    let targets: HashSet<u64> = targets.iter().map(|t| t.to_u64().unwrap()).collect();
+    let targets: HashSet<u128> = targets.iter().map(wide).collect();
     (puzzle, program, jumps, targets)
 }
 
@@ -214,8 +229,8 @@ fn jump_cells(program: &pegflip::Program) -> Vec<[usize; 3]> {
 
 /// Every position one move (a chain of jumps by one peg, or a prefix of one) after `state`,
 /// from the jumps as `[from, over, to]` cells: written here, apart from the library.
-fn one_move(jumps: &[[usize; 3]], state: u64, out: &mut HashSet<u64>) {
-    fn chain(jumps: &[[usize; 3]], state: u64, at: usize, out: &mut HashSet<u64>) {
+fn one_move(jumps: &[[usize; 3]], state: u128, out: &mut HashSet<u128>) {
+    fn chain(jumps: &[[usize; 3]], state: u128, at: usize, out: &mut HashSet<u128>) {
         for &[from, over, to] in jumps {
             let legal = from == at && state >> over & 1 == 1 && state >> to & 1 == 0;
             if legal {
@@ -225,14 +240,14 @@ fn one_move(jumps: &[[usize; 3]], state: u64, out: &mut HashSet<u64>) {
             }
         }
     }
-    for peg in (0..64).filter(|&c| state >> c & 1 == 1) {
+    for peg in (0..128).filter(|&c| state >> c & 1 == 1) {
         chain(jumps, state, peg, out);
     }
 }
 
 /// The fewest moves by breadth-first search over every position, no symmetry, one way.
-fn plain_fewest_moves(jumps: &[[usize; 3]], start: u64, targets: &HashSet<u64>) -> Option<usize> {
-    let mut seen: HashSet<u64> = HashSet::from([start]);
+fn plain_fewest_moves(jumps: &[[usize; 3]], start: u128, targets: &HashSet<u128>) -> Option<usize> {
+    let mut seen: HashSet<u128> = HashSet::from([start]);
     let mut level = vec![start];
     for depth in 0.. {
         if level.iter().any(|s| targets.contains(s)) {
@@ -278,8 +293,8 @@ fn fewest_moves_agree_with_a_plain_search() {
         let (puzzle, program, jumps, targets) = compiled(text, name, &moves);
         let cells = program.cells();
         // Every single vacancy, and boards with two or three holes.
-        let full = (1u64 << cells) - 1;
-        let mut starts: Vec<u64> = (0..cells).map(|c| full & !(1 << c)).collect();
+        let full = (1u128 << cells) - 1;
+        let mut starts: Vec<u128> = (0..cells).map(|c| full & !(1 << c)).collect();
         starts.extend(
             (0..cells)
                 .step_by(3)
@@ -288,7 +303,7 @@ fn fewest_moves_agree_with_a_plain_search() {
         starts.extend((0..cells).step_by(4).map(|c| full & !(0b1011 << c) & full));
         for start in starts {
             let expected = plain_fewest_moves(&jumps, start, &targets);
-            let board = pegflip::Bits::from_u64(cells, start);
+            let board = board_of(cells, start);
             let outcome = pegflip::solve(&program, &board, &puzzle.limits).unwrap();
             let found = match &outcome {
                 Outcome::Solved(s) => {
@@ -326,6 +341,72 @@ fn fewest_moves_agree_with_a_plain_search() {
     );
 }
 
+/// Boards past 64 holes take 128-bit positions: on a 6x12 board (72 holes), sparse starts
+/// spread over the whole board, across the 64th hole, give the plain search's fewest moves,
+/// with the jump search first and with the levels alone; 128 holes are searched and 129
+/// are refused with the bound's name.
+#[test]
+fn boards_past_64_holes_agree_with_a_plain_search() {
+    let rect = |rows: usize, cols: usize| {
+        format!(
+            "name = \"rect\"\n[board]\nrows = {rows}\ncols = {cols}\n[[moves]]\n\
+             jump = \"orthogonal\"\n[goal]\none-piece = \"anywhere\"\n"
+        )
+    };
+    let moves = [Override::parse("metric=\"moves\"").unwrap()];
+    let (puzzle, program, jumps, targets) = compiled(&rect(6, 12), "rect", &moves);
+    assert_eq!(program.cells(), 72);
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let (mut checked, mut solved) = (0, 0);
+    for round in 0..24 {
+        // Five to eight pegs in a 3x4 window, placed anywhere on the board.
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let (top, left) = ((x % 4) as usize, (x >> 8) as usize % 9);
+        let mut start = 0u128;
+        let mut bits = x >> 16;
+        while start.count_ones() < 5 + round % 4 {
+            let cell = (bits % 12) as usize;
+            bits = bits.rotate_right(5) ^ 0x5bd1_e995;
+            start |= 1 << ((top + cell / 4) * 12 + left + cell % 4);
+        }
+        let board = board_of(72, start);
+        let expected = plain_fewest_moves(&jumps, start, &targets);
+        for max_states in [puzzle.limits.max_states, 1] {
+            let limits = pegflip::Limits {
+                max_states,
+                ..puzzle.limits.clone()
+            };
+            let found = match pegflip::solve(&program, &board, &limits).unwrap() {
+                Outcome::Solved(s) => Some(s.chains.expect("moves are chained").lengths.len()),
+                Outcome::Unsolvable(_) => None,
+            };
+            assert_eq!(found, expected, "from {}", puzzle.board_text(&board));
+        }
+        checked += 1;
+        solved += usize::from(expected.is_some());
+    }
+    assert!(checked == 24 && solved >= 6, "{solved} of {checked} solved");
+    // The widest board searched, and one hole more.
+    let (puzzle, program, ..) = compiled(&rect(1, 128), "row", &moves);
+    let board = board_of(128, 0b11 << 125);
+    let Outcome::Solved(s) = pegflip::solve(&program, &board, &puzzle.limits).unwrap() else {
+        panic!("two pegs side by side on a row take one move");
+    };
+    assert_eq!(s.length(), 1);
+    let puzzle = Puzzle::parse_with(&rect(1, 129), "row", &moves).unwrap();
+    let program = puzzle.compile().unwrap();
+    let board = pegflip::Bits::zeros(129);
+    let refused = pegflip::solve(&program, &board, &puzzle.limits).unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("past the limit wide-search-cells = 128"),
+        "{refused}"
+    );
+}
+
 /// Every choice of bounds gives the plain search's answer from every single vacancy: the
 /// bounds only decide how much is searched.
 #[test]
@@ -351,8 +432,8 @@ fn every_choice_of_bounds_gives_the_same_fewest_moves() {
             let (puzzle, program, jumps, targets) = compiled(text, name, &overrides);
             let cells = program.cells();
             for vacancy in 0..cells {
-                let start = ((1u64 << cells) - 1) & !(1 << vacancy);
-                let board = pegflip::Bits::from_u64(cells, start);
+                let start = ((1u128 << cells) - 1) & !(1 << vacancy);
+                let board = board_of(cells, start);
                 let found = match pegflip::solve(&program, &board, &puzzle.limits).unwrap() {
                     Outcome::Solved(s) => Some(s.length()),
                     Outcome::Unsolvable(_) => None,
@@ -607,8 +688,8 @@ fn move_histograms_agree_with_plain_searches() {
         };
         // Every position's successors by one move, and the fewest moves to a target by a
         // breadth-first search over the reversed edges.
-        let all: Vec<u64> = (0..1u64 << cells).collect();
-        let mut before: HashMap<u64, Vec<u64>> = HashMap::new();
+        let all: Vec<u128> = (0..1u128 << cells).collect();
+        let mut before: HashMap<u128, Vec<u128>> = HashMap::new();
         for &s in &all {
             let mut next = HashSet::new();
             one_move(&jumps, s, &mut next);
@@ -616,8 +697,8 @@ fn move_histograms_agree_with_plain_searches() {
                 before.entry(t).or_default().push(s);
             }
         }
-        let mut to_goal: HashMap<u64, u32> = HashMap::new();
-        let mut level: Vec<u64> = targets.iter().map(|t| t.to_u64().unwrap()).collect();
+        let mut to_goal: HashMap<u128, u32> = HashMap::new();
+        let mut level: Vec<u128> = targets.iter().map(wide).collect();
         for &t in &level {
             to_goal.insert(t, 0);
         }
@@ -657,10 +738,10 @@ fn move_histograms_agree_with_plain_searches() {
         };
         assert_eq!(histogram(None, false), expected_back, "{name} backward");
         // Forward from a few single vacancies, with and without symmetry.
-        let full = (1u64 << cells) - 1;
+        let full = (1u128 << cells) - 1;
         for vacancy in (0..cells).step_by(2) {
             let start = full & !(1 << vacancy);
-            let mut seen: HashMap<u64, u32> = HashMap::from([(start, 0)]);
+            let mut seen: HashMap<u128, u32> = HashMap::from([(start, 0)]);
             let mut level = vec![start];
             for depth in 1.. {
                 let mut next = HashSet::new();
@@ -679,7 +760,7 @@ fn move_histograms_agree_with_plain_searches() {
             for d in seen.values() {
                 *expected.entry(*d).or_default() += 1;
             }
-            let board = pegflip::Bits::from_u64(cells, start);
+            let board = board_of(cells, start);
             assert_eq!(
                 histogram(Some(board.clone()), false),
                 expected,
@@ -774,10 +855,10 @@ fn fewest_moves_on_every_start_of_small_rectangles() {
         let pegflip::Goal::Targets(targets) = program.goal() else {
             panic!("rectangles have targets");
         };
-        let targets: HashSet<u64> = targets.iter().map(|t| t.to_u64().unwrap()).collect();
+        let targets: HashSet<u128> = targets.iter().map(wide).collect();
         let cells = program.cells();
-        for start in 0..1u64 << cells {
-            let board = pegflip::Bits::from_u64(cells, start);
+        for start in 0..1u128 << cells {
+            let board = board_of(cells, start);
             let found = match pegflip::solve(&program, &board, &puzzle.limits) {
                 Ok(Outcome::Solved(s)) => Some(s.length()),
                 Ok(Outcome::Unsolvable(_)) => None,

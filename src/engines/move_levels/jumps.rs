@@ -59,6 +59,10 @@ struct Pattern<W: Word> {
     step_of: Vec<u32>,
 }
 
+/// The positions a parent's chains have gone on from, each with the cell of
+/// the moving peg.
+type Seen<W> = rustc_hash::FxHashSet<(W, u32)>;
+
 /// The most patterns tried at once; past it, steps are tried peg by peg.
 const MAX_PATTERNS: usize = 32;
 
@@ -142,7 +146,11 @@ impl<W: Word> Steps<W> {
 
     /// As [`Steps::chain`], with the position's `N` images carried along:
     /// each step XORs its line's images into them (a symmetry maps XOR to
-    /// XOR), and `emit` gets the position and its least image.
+    /// XOR), and `emit` gets the position and its least image. A position
+    /// with the peg on a cell that `seen` holds (reached by another order of
+    /// the same jumps) is not gone on from again: what follows depends on
+    /// nothing else, and without this the chains of a large, nearly empty (or
+    /// nearly full) board grow exponentially.
     #[inline]
     fn chain_images<const N: usize>(
         &self,
@@ -150,12 +158,13 @@ impl<W: Word> Steps<W> {
         images: &[W; N],
         cell: usize,
         lines: &[[W; N]],
+        seen: &mut Seen<W>,
         emit: &mut impl FnMut(W, W),
     ) {
         let (from, to) = (self.first[cell] as usize, self.first[cell + 1] as usize);
         for step in &self.steps[from..to] {
-            if state & step.line == step.need {
-                self.take_images(state, images, step, lines, emit);
+            if state & step.line == step.need && seen.insert((state ^ step.line, step.next)) {
+                self.take_images(state, images, step, lines, seen, emit);
             }
         }
     }
@@ -169,6 +178,7 @@ impl<W: Word> Steps<W> {
         images: &[W; N],
         step: &Step<W>,
         lines: &[[W; N]],
+        seen: &mut Seen<W>,
         emit: &mut impl FnMut(W, W),
     ) {
         let next = state ^ step.line;
@@ -180,7 +190,7 @@ impl<W: Word> Steps<W> {
             least = least.min(after[k]);
         }
         emit(next, least);
-        self.chain_images(next, &after, step.next as usize, lines, emit);
+        self.chain_images(next, &after, step.next as usize, lines, seen, emit);
     }
 
     /// Every chain from every peg of `state`, as [`Steps::chain_images`]:
@@ -191,6 +201,7 @@ impl<W: Word> Steps<W> {
         state: W,
         images: &[W; N],
         lines: &[[W; N]],
+        seen: &mut Seen<W>,
         emit: &mut impl FnMut(W, W),
     ) {
         match &self.patterns {
@@ -201,7 +212,7 @@ impl<W: Word> Steps<W> {
                         let anchor = legal.trailing_zeros() as usize;
                         legal = legal.without_lowest();
                         let step = &self.steps[p.step_of[anchor] as usize];
-                        self.take_images(state, images, step, lines, emit);
+                        self.take_images(state, images, step, lines, seen, emit);
                     }
                 }
             }
@@ -210,7 +221,7 @@ impl<W: Word> Steps<W> {
                 while pegs != W::ZERO {
                     let cell = pegs.trailing_zeros() as usize;
                     pegs = pegs.without_lowest();
-                    self.chain_images(state, images, cell, lines, emit);
+                    self.chain_images(state, images, cell, lines, seen, emit);
                 }
             }
         }
@@ -339,6 +350,7 @@ impl<W: Word> Jumps<W> {
             lines: &[[W; N]],
             emit: &mut impl FnMut(W, W),
         ) {
+            let mut seen = Seen::default();
             for &state in parents {
                 let images: [W; N] = if N <= 8 {
                     let eight = group.first_eight(state);
@@ -346,7 +358,15 @@ impl<W: Word> Jumps<W> {
                 } else {
                     std::array::from_fn(|k| image(group, k, state))
                 };
-                steps.moves_images(state, &images, lines, emit);
+                if !seen.is_empty() {
+                    // A parent with many chains leaves a large table: not cleared slot by slot.
+                    if seen.capacity() > 1 << 12 {
+                        seen = Seen::default();
+                    } else {
+                        seen.clear();
+                    }
+                }
+                steps.moves_images(state, &images, lines, &mut seen, emit);
             }
         }
         let steps = if forward { &self.ahead } else { &self.behind };
