@@ -17,6 +17,7 @@ const LAYERS: &[&str] = &[
     "gf2",
     "zk",
     "bits",
+    "word",
     "stateset",
     "board",
     "symbols",

@@ -114,6 +114,7 @@ fn families(dir: &std::path::Path) -> Vec<Family> {
     let lit8 = file(dir, "lit8.toml", &lit_only(8));
     let lit6 = file(dir, "lit6.toml", &lit_only(6));
     let tri8 = file(dir, "tri8.toml", &triangle(8));
+    let tri11 = file(dir, "tri11.toml", &triangle(11));
     let big = file(
         dir,
         "big.toml",
@@ -160,6 +161,16 @@ fn families(dir: &std::path::Path) -> Vec<Family> {
             stdin: vec![],
             ladder: &[16 * MIB, 40 * MIB, 80 * MIB, 300 * MIB],
             answers: true,
+            streams: false,
+        },
+        // 66 holes in 128-bit words; a peg's chains of reversed jumps on the nearly
+        // empty board reach far more positions than any of these limits holds.
+        Family {
+            name: "solve by moves past 64 holes (the triangle of side 11)",
+            args: strings(&["solve", &tri11]),
+            stdin: vec![],
+            ladder: &[32 * MIB, 128 * MIB, 256 * MIB],
+            answers: false,
             streams: false,
         },
         Family {

@@ -60,8 +60,37 @@ struct Pattern<W: Word> {
 }
 
 /// The positions a parent's chains have gone on from, each with the cell of
-/// the moving peg.
-type Seen<W> = rustc_hash::FxHashSet<(W, u32)>;
+/// the moving peg, up to `most` of them: past it a chain is not gone on
+/// from, and `truncated` says that successors were lost.
+struct Seen<W: Word> {
+    set: rustc_hash::FxHashSet<(W, u32)>,
+    most: usize,
+    truncated: bool,
+}
+
+impl<W: Word> Seen<W> {
+    /// Whether `key` is new (and it is now held).
+    #[inline]
+    fn insert(&mut self, key: (W, u32)) -> bool {
+        if self.set.len() < self.most {
+            return self.set.insert(key);
+        }
+        self.truncated |= !self.set.contains(&key);
+        false
+    }
+
+    /// Empties the set for the next parent.
+    fn reset(&mut self) {
+        if !self.set.is_empty() {
+            // A parent with many chains leaves a large table: not cleared slot by slot.
+            if self.set.capacity() > 1 << 12 {
+                self.set = Default::default();
+            } else {
+                self.set.clear();
+            }
+        }
+    }
+}
 
 /// The most patterns tried at once; past it, steps are tried peg by peg.
 const MAX_PATTERNS: usize = 32;
@@ -334,23 +363,31 @@ impl<W: Word> Jumps<W> {
     /// Calls `emit(position, canonical)` for every successor of each of
     /// `parents` (one move after it forward, one move before it backward),
     /// with the successor's canonical form under `group`; `images` are the
-    /// jumps' images under the same group. The search's hot loop.
+    /// jumps' images under the same group. The search's hot loop. A parent's
+    /// chains keep at most `most` positions to go on from once each; `false`
+    /// when one had more, and some successors were lost.
     pub(super) fn expand(
         &self,
         parents: &[W],
         forward: bool,
         group: &Symmetries<W>,
         images: &Images<W>,
+        most: usize,
         emit: &mut impl FnMut(W, W),
-    ) {
+    ) -> bool {
         fn carried<W: Word, const N: usize>(
             steps: &Steps<W>,
             parents: &[W],
             group: &Symmetries<W>,
             lines: &[[W; N]],
+            most: usize,
             emit: &mut impl FnMut(W, W),
-        ) {
-            let mut seen = Seen::default();
+        ) -> bool {
+            let mut seen = Seen {
+                set: Default::default(),
+                most,
+                truncated: false,
+            };
             for &state in parents {
                 let images: [W; N] = if N <= 8 {
                     let eight = group.first_eight(state);
@@ -358,28 +395,23 @@ impl<W: Word> Jumps<W> {
                 } else {
                     std::array::from_fn(|k| image(group, k, state))
                 };
-                if !seen.is_empty() {
-                    // A parent with many chains leaves a large table: not cleared slot by slot.
-                    if seen.capacity() > 1 << 12 {
-                        seen = Seen::default();
-                    } else {
-                        seen.clear();
-                    }
-                }
+                seen.reset();
                 steps.moves_images(state, &images, lines, &mut seen, emit);
             }
+            !seen.truncated
         }
         let steps = if forward { &self.ahead } else { &self.behind };
         match images {
-            Images::W1(lines) => carried(steps, parents, group, lines, emit),
-            Images::W2(lines) => carried(steps, parents, group, lines, emit),
-            Images::W4(lines) => carried(steps, parents, group, lines, emit),
-            Images::W8(lines) => carried(steps, parents, group, lines, emit),
-            Images::W16(lines) => carried(steps, parents, group, lines, emit),
+            Images::W1(lines) => carried(steps, parents, group, lines, most, emit),
+            Images::W2(lines) => carried(steps, parents, group, lines, most, emit),
+            Images::W4(lines) => carried(steps, parents, group, lines, most, emit),
+            Images::W8(lines) => carried(steps, parents, group, lines, most, emit),
+            Images::W16(lines) => carried(steps, parents, group, lines, most, emit),
             Images::Tables => {
                 for &state in parents {
                     self.successors(state, forward, &mut |t| emit(t, group.least(t)));
                 }
+                true
             }
         }
     }

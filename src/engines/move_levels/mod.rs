@@ -839,9 +839,14 @@ mod tests {
                 let state = x & ((1u64 << cells) - 1);
                 for forward in [true, false] {
                     let mut fast = Vec::new();
-                    jumps.expand(&[state], forward, &group, &images, &mut |t, c| {
-                        fast.push((t, c))
-                    });
+                    jumps.expand(
+                        &[state],
+                        forward,
+                        &group,
+                        &images,
+                        usize::MAX,
+                        &mut |t, c| fast.push((t, c)),
+                    );
                     let mut slow = Vec::new();
                     let mut found = |t: u64, _: &[usize]| {
                         slow.push((t, group.least(t)));

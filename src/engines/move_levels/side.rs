@@ -1,5 +1,7 @@
 //! One side of the search: its levels, grown one at a time and deduplicated against the store, pruned by the regions' bound.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
 use rayon::prelude::*;
 
 use super::Meeting;
@@ -168,6 +170,9 @@ const WITNESSES: usize = 32;
 /// smaller levels cost little to keep.
 const LEARNING_LEVEL: usize = 1 << 10;
 
+/// Successors a task adds between its looks at what the chunk holds.
+const ADDED: usize = 1 << 12;
+
 /// Parents expanded by one task while a chunk grows.
 const PART: usize = 1 << 12;
 
@@ -315,19 +320,54 @@ impl<'a, W: Word> Side<'a, W> {
             next.settle(|next| fits(held(next), successors))?;
             // Each task's successors, as mixes split into the level's buckets. The
             // bound holds for any image of a position: it is checked before the
-            // canonical form is taken.
+            // canonical form is taken. Chains far longer than allowed for can give
+            // a chunk more than fits: a successor is held in its task's vector (up
+            // to twice, as it doubles) and once split, so past a quarter of the
+            // room left the tasks stop adding them; and the positions a parent's
+            // chains go on from (a table of each task's, three entries' room for
+            // one as it grows) stop at what is left. Either way the level is then
+            // refused, since successors were lost.
+            let left = max_memory.saturating_sub(held(&next));
+            let room = left / size / 4;
+            let threads = rayon::current_num_threads() as u64;
+            let entry = std::mem::size_of::<(W, u32)>() as u64 * 3;
+            let most = (left / threads / entry).max(1 << 12) as usize;
+            let added = AtomicU64::new(0);
+            let lost = AtomicBool::new(false);
             let parts: Vec<Split<W>> = chunk
                 .par_chunks(PART)
                 .map(|part| {
                     let mut out = Vec::with_capacity(part.len() * 16);
-                    jumps.expand(part, forward, group, images, &mut |t, canonical| {
-                        if prune.is_none_or(|p| p.keeps(forward, depth, t)) {
+                    let mut full = false;
+                    let mut keep = |t: W, canonical: W| {
+                        if !full && prune.is_none_or(|p| p.keeps(forward, depth, t)) {
                             out.push(mix(canonical));
+                            if out.len() % ADDED == 0 {
+                                full = added.fetch_add(ADDED as u64, Relaxed) >= room;
+                            }
                         }
-                    });
+                    };
+                    let whole = jumps.expand(part, forward, group, images, most, &mut keep);
+                    if full || !whole {
+                        lost.store(true, Relaxed);
+                    }
                     Split::new(&out, next.bits)
                 })
                 .collect();
+            if lost.into_inner() {
+                let tables = (most as u64 + 1) * entry * threads;
+                let successors = added.into_inner() * size * 4;
+                return Err(crate::limits::Limits::exceeded_bound(
+                    "max-memory",
+                    "the memory of the move levels searched so far, and the successors of the \
+                     next chunk and the positions their chains of jumps go on from (estimated)",
+                    // What was lost needed more still: past the limit in any case.
+                    (u128::from(held(&next)) + u128::from(tables.max(successors)))
+                        .max(u128::from(max_memory) + 1),
+                    u128::from(max_memory),
+                    "raise --max-memory if the machine has room",
+                ));
+            }
             // Bucket by bucket, in cache: sorted, deduplicated, and only the
             // positions no earlier level holds are kept.
             let known = &self.level_of;
