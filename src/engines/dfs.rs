@@ -24,12 +24,16 @@ use crate::word::Word;
 /// target has the same number of pieces: then depth-first search finds
 /// shortest solutions. Its states are one word of up to 128 bits.
 pub fn applies(program: &Program) -> bool {
+    program.cells() <= crate::limits::WIDE_SEARCH_CELLS && removes_one_piece(program)
+}
+
+/// Whether the puzzle is peg solitaire as [`applies`] asks, whatever its size.
+pub fn removes_one_piece(program: &Program) -> bool {
     let Goal::Targets(targets) = program.goal() else {
         return false;
     };
     let pieces = targets.first().map(|t| t.count_ones());
     targets.iter().all(|t| Some(t.count_ones()) == pieces)
-        && program.cells() <= crate::limits::WIDE_SEARCH_CELLS
         && !program.moves().is_empty()
         && program.moves().iter().all(|m| {
             let on = m.flip.iter().filter(|c| m.need_on.contains(c)).count();

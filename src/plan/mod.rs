@@ -224,7 +224,7 @@ fn eliminator(program: &Program, limits: &Limits) -> Result<Plan<Eliminator>> {
 /// The search for one board: DFS for peg solitaire, BFS otherwise.
 fn search_solver(program: &Program, limits: &Limits) -> Result<Plan<Solver>> {
     // The jump search takes boards of up to 128 cells; breadth-first search, 64.
-    let engine = if dfs::applies(program) {
+    let engine = if dfs::removes_one_piece(program) {
         require_wide_search_cells(program)?;
         Solver::PegDfs
     } else {
