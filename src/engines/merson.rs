@@ -42,25 +42,95 @@ const MOST_REGIONS: usize = 64;
 /// with them: the targets ahead of a position, or the starts behind it.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Regions<W: Word = u64> {
-    masks: Vec<W>,
-    /// Per end (deduplicated), the regions it fills, as a set of region
-    /// indices.
+    /// The regions that bound, smallest first: sets of regions are sets of
+    /// their indices here.
+    pool: Pool,
+    /// The board's packing.
+    packing: u64,
+    /// Per end (deduplicated), the regions of the packing it fills.
     ends: Vec<u64>,
-    /// The candidates no end fills (for the bound ahead), smallest first.
-    open_at_ends: Vec<W>,
-    /// The candidates every end fills (for the bound behind), smallest first.
-    full_at_ends: Vec<W>,
+    /// The candidates no end fills (for the bound ahead).
+    open_at_ends: u64,
+    /// The candidates every end fills (for the bound behind).
+    full_at_ends: u64,
     /// The peg types and what the ends hold of each, when they bound too.
     types: Option<Typed<W>>,
 }
 
 /// Demands with disjoint remover types: how many, and the regions that
-/// hold none of their remover types, of each pool.
+/// hold none of their remover types, of the regions no end fills and of
+/// those every end fills.
 #[derive(Clone, Debug)]
-struct Demanded<W: Word> {
+struct Demanded {
     count: u32,
-    open: Vec<W>,
-    full: Vec<W>,
+    open: u64,
+    full: u64,
+}
+
+/// Up to 64 regions, as a set of their indices: per byte of a position,
+/// the regions whose holes in that byte it fills, so that the regions a
+/// position fills are a few look-ups ANDed; and per region, the regions it
+/// overlaps, so that a greedy packing is one step per region taken.
+#[derive(Clone, Debug, Default)]
+struct Pool {
+    /// Per byte holding holes of some region: its index, and per value of
+    /// it, the regions with no hole of that byte empty.
+    tables: Vec<(usize, Box<[u64; 256]>)>,
+    /// Per region, the regions it overlaps, itself included.
+    overlaps: Vec<u64>,
+}
+
+impl Pool {
+    fn new<W: Word>(regions: &[W]) -> Pool {
+        let union = regions.iter().fold(W::ZERO, |u, &r| u | r);
+        let bytes = (W::BITS as usize).div_ceil(8);
+        let tables = (0..bytes)
+            .filter(|&k| union.byte(k) != 0)
+            .map(|k| {
+                let mut table = Box::new([0u64; 256]);
+                for (value, set) in table.iter_mut().enumerate() {
+                    for (i, &r) in regions.iter().enumerate() {
+                        if r.byte(k) & !value == 0 {
+                            *set |= 1 << i;
+                        }
+                    }
+                }
+                (k, table)
+            })
+            .collect();
+        let overlaps = regions
+            .iter()
+            .map(|&r| {
+                let others = regions.iter().enumerate();
+                others
+                    .filter(|&(_, &o)| o & r != W::ZERO)
+                    .fold(0, |set, (i, _)| set | 1u64 << i)
+            })
+            .collect();
+        Pool { tables, overlaps }
+    }
+
+    /// The regions `position` fills, as a set of their indices.
+    #[inline]
+    fn full<W: Word>(&self, position: W) -> u64 {
+        let mut set = u64::MAX;
+        for (k, table) in &self.tables {
+            set &= table[position.byte(*k)];
+        }
+        set
+    }
+
+    /// How many disjoint regions of `set` are taken greedily, lowest index
+    /// first, counted up to `cap`.
+    #[inline]
+    fn greedy(&self, mut set: u64, cap: u32) -> u32 {
+        let mut n = 0;
+        while set != 0 && n < cap {
+            set &= !self.overlaps[set.trailing_zeros() as usize];
+            n += 1;
+        }
+        n
+    }
 }
 
 /// The peg types as a bound beside the regions.
@@ -75,7 +145,7 @@ struct Typed<W: Word> {
     /// Per set of types losing pegs: for each set of its demands whose
     /// remover types are disjoint, their number and the regions of
     /// `open_at_ends` and of `full_at_ends` holding none of those types.
-    by_losing: Vec<Vec<Demanded<W>>>,
+    by_losing: Vec<Vec<Demanded>>,
     /// The most demands that share no remover type: what the types can add
     /// to the regions' bound at most.
     most_demands: u32,
@@ -155,19 +225,24 @@ impl<W: Word> Regions<W> {
         ends: &[W],
         types: Option<&PegTypes<W>>,
     ) -> Regions<W> {
-        let best = best.to_vec();
-        let mut by_size = candidates.to_vec();
-        by_size.sort_unstable_by_key(|&r| (r.count_ones(), r));
-        let open_at_ends: Vec<W> = by_size
+        // The regions that count: the packing's and those no end fills or every
+        // end fills, smallest first, up to MOST_REGIONS (the packing's first).
+        let open = |r: W| ends.iter().all(|&e| e & r != r);
+        let full = |r: W| ends.iter().all(|&e| e & r == r);
+        let mut pool: Vec<W> = candidates
             .iter()
             .copied()
-            .filter(|&r| ends.iter().all(|&e| e & r != r))
+            .filter(|&r| best.contains(&r) || open(r) || full(r))
             .collect();
-        let full_at_ends: Vec<W> = by_size
-            .iter()
-            .copied()
-            .filter(|&r| ends.iter().all(|&e| e & r == r))
-            .collect();
+        pool.sort_unstable_by_key(|&r| (!best.contains(&r), r.count_ones(), r));
+        pool.truncate(MOST_REGIONS);
+        pool.sort_unstable_by_key(|&r| (r.count_ones(), r));
+        let set_of = |keep: &dyn Fn(W) -> bool| -> u64 {
+            let kept = pool.iter().enumerate().filter(|&(_, &r)| keep(r));
+            kept.fold(0, |set, (i, _)| set | 1u64 << i)
+        };
+        let open_at_ends = set_of(&open);
+        let full_at_ends = set_of(&full);
         let typed = types.filter(|_| !ends.is_empty()).map(|types| {
             let (mut most, mut least) = ([0u8; MOST_TYPES], [u8::MAX; MOST_TYPES]);
             for &e in ends {
@@ -176,19 +251,16 @@ impl<W: Word> Regions<W> {
                     least[t] = least[t].min(n);
                 }
             }
-            let without = |pool: &[W], movers: u8| -> Vec<W> {
-                let kept = pool.iter().copied().filter(|&r| types.of(r) & movers == 0);
-                kept.collect()
-            };
-            let by_losing: Vec<Vec<Demanded<W>>> = (0..1u32 << types.masks.len())
+            let without = |movers: u8| set_of(&|r| types.of(r) & movers == 0);
+            let by_losing: Vec<Vec<Demanded>> = (0..1u32 << types.masks.len())
                 .map(|losing| {
                     let (sets, n) = demands(types, losing as u8);
                     disjoint_unions(&sets[..n])
                         .into_iter()
                         .map(|(movers, count)| Demanded {
                             count,
-                            open: without(&open_at_ends, movers),
-                            full: without(&full_at_ends, movers),
+                            open: without(movers) & open_at_ends,
+                            full: without(movers) & full_at_ends,
                         })
                         .collect()
                 })
@@ -207,33 +279,24 @@ impl<W: Word> Regions<W> {
                 types: types.clone(),
             }
         });
-        let mut regions = Regions {
-            masks: best,
-            ends: Vec::new(),
+        let packing = set_of(&|r| best.contains(&r));
+        let pool = Pool::new(&pool);
+        let mut ends: Vec<u64> = ends.iter().map(|&e| pool.full(e) & packing).collect();
+        ends.sort_unstable();
+        ends.dedup();
+        Regions {
+            pool,
+            packing,
+            ends,
             open_at_ends,
             full_at_ends,
             types: typed,
-        };
-        let mut ends: Vec<u64> = ends.iter().map(|&e| regions.filled(e)).collect();
-        ends.sort_unstable();
-        ends.dedup();
-        regions.ends = ends;
-        regions
+        }
     }
 
-    /// The number of regions.
+    /// The number of regions in the board's packing.
     pub fn len(&self) -> usize {
-        self.masks.len()
-    }
-
-    /// The regions `position` fills, as a set of region indices.
-    #[inline]
-    fn filled(&self, position: W) -> u64 {
-        self.masks
-            .iter()
-            .enumerate()
-            .filter(|&(_, &r)| position & r == r)
-            .fold(0, |set, (i, _)| set | 1u64 << i)
+        self.packing.count_ones() as usize
     }
 
     /// What the peg types can add to the regions' bound at most.
@@ -247,10 +310,7 @@ impl<W: Word> Regions<W> {
     /// target fills), whichever counts more.
     #[inline]
     pub fn ahead_by_regions(&self, position: W) -> u32 {
-        let full = self.filled(position);
-        let least = self.ends.iter().map(|&t| (full & !t).count_ones()).min();
-        let packed = greedy(&self.open_at_ends, |_, r| position & r == r);
-        least.unwrap_or(0).max(packed)
+        self.parts(position, true).0
     }
 
     /// A lower bound on the moves from `position` to the nearest target:
@@ -267,24 +327,20 @@ impl<W: Word> Regions<W> {
     /// are of none of their remover types. Zero without types.
     #[inline]
     pub fn ahead_by_types(&self, position: W) -> u32 {
-        self.by_types(position, true)
+        self.parts(position, true).1
     }
 
     /// A lower bound on the moves to `position` from the nearest start, by
     /// regions alone: the regions the start fills that `position` does not,
     /// packed once for the board or greedily for this position (among those
     /// every start fills), whichever counts more.
-    #[inline]
+    #[cfg(test)]
     pub fn behind_by_regions(&self, position: W) -> u32 {
-        let full = self.filled(position);
-        let least = self.ends.iter().map(|&s| (s & !full).count_ones()).min();
-        let packed = greedy(&self.full_at_ends, |_, r| position & r != r);
-        least.unwrap_or(0).max(packed)
+        self.parts(position, false).0
     }
 
     /// A lower bound on the moves to `position` from the nearest start: the
-    /// regions' bound, or the peg types', whichever counts more. (The search
-    /// asks for the two parts on their own, the types only near its bound.)
+    /// regions' bound, or the peg types', whichever counts more.
     #[cfg(test)]
     pub fn behind(&self, position: W) -> u32 {
         self.behind_by_regions(position)
@@ -296,16 +352,63 @@ impl<W: Word> Regions<W> {
     /// fewer pegs than any start, with the regions opened since (packed
     /// greedily) whose holes are of none of their remover types. Zero
     /// without types.
-    #[inline]
+    #[cfg(test)]
     pub fn behind_by_types(&self, position: W) -> u32 {
-        self.by_types(position, false)
+        self.parts(position, false).1
+    }
+
+    /// Whether the bound ahead of `position` (or behind it), the regions'
+    /// or the peg types', is at most `slack`. The search's test: each part
+    /// is counted only as far as it needs, and the types only when they
+    /// could count more than the regions past the slack.
+    #[inline]
+    pub fn within(&self, position: W, ahead: bool, slack: u32) -> bool {
+        let full = self.pool.full(position);
+        let by_regions = self.by_regions(full, ahead, slack + 1);
+        if by_regions > slack {
+            return false;
+        }
+        by_regions + self.most_from_types() <= slack
+            || self.by_types(position, full, ahead, slack + 1) <= slack
+    }
+
+    /// The bound ahead or behind by regions, or by peg types, on their own.
+    #[inline]
+    fn parts(&self, position: W, ahead: bool) -> (u32, u32) {
+        let full = self.pool.full(position);
+        let by_types = self.by_types(position, full, ahead, u32::MAX);
+        (self.by_regions(full, ahead, u32::MAX), by_types)
+    }
+
+    /// The regions' bound ahead (the regions a position fills, `full`, that
+    /// the nearest end does not) or behind (those the nearest end fills that
+    /// it does not), or `cap` if it is at least that.
+    #[inline]
+    fn by_regions(&self, full: u64, ahead: bool, cap: u32) -> u32 {
+        let packed = full & self.packing;
+        let least = if ahead {
+            self.ends.iter().map(|&t| (packed & !t).count_ones()).min()
+        } else {
+            self.ends.iter().map(|&s| (s & !packed).count_ones()).min()
+        };
+        let least = least.unwrap_or(0);
+        if least >= cap {
+            return cap;
+        }
+        let own = if ahead {
+            self.pool.greedy(full & self.open_at_ends, cap)
+        } else {
+            self.pool.greedy(self.full_at_ends & !full, cap)
+        };
+        least.max(own)
     }
 
     /// The peg types' bound ahead (the types `position` has more pegs of
     /// than any end, and the regions it fills) or behind (fewer than any
-    /// end, and the regions it has opened).
+    /// end, and the regions it has opened), or `cap` if it is at least that;
+    /// `full` are the regions it fills.
     #[inline]
-    fn by_types(&self, position: W, ahead: bool) -> u32 {
+    fn by_types(&self, position: W, full: u64, ahead: bool, cap: u32) -> u32 {
         let Some(typed) = &self.types else {
             return 0;
         };
@@ -319,25 +422,17 @@ impl<W: Word> Regions<W> {
                 }
             })
             .fold(0u8, |set, t| set | 1 << t);
-        typed.with_demands(losing, ahead, |r| (position & r == r) == ahead)
-    }
-}
-
-impl<W: Word> Typed<W> {
-    /// The most, over sets of demands of the `losing` types whose remover
-    /// types are disjoint, of their number and the regions that count among
-    /// those holding none of the remover types (of the regions no end fills
-    /// when `open`, else of those every end fills).
-    #[inline]
-    fn with_demands(&self, losing: u8, open: bool, counts: impl Fn(W) -> bool) -> u32 {
-        self.by_losing[losing as usize]
-            .iter()
-            .map(|d| {
-                let pool = if open { &d.open } else { &d.full };
-                d.count + greedy(pool, |_, r| counts(r))
-            })
-            .max()
-            .unwrap_or(0)
+        let counting = if ahead { full } else { !full };
+        let mut most = 0;
+        for d in &typed.by_losing[losing as usize] {
+            let of = if ahead { d.open } else { d.full };
+            let left = cap.saturating_sub(d.count);
+            most = most.max(d.count + self.pool.greedy(counting & of, left));
+            if most >= cap {
+                return cap;
+            }
+        }
+        most
     }
 }
 
@@ -359,21 +454,6 @@ fn disjoint_unions(sets: &[u8]) -> Vec<(u8, u32)> {
             Some((union, subset.count_ones()))
         })
         .collect()
-}
-
-/// Disjoint regions among `pool` that `counts` (by index and mask), taken
-/// greedily in order.
-#[inline]
-fn greedy<W: Word>(pool: &[W], counts: impl Fn(usize, W) -> bool) -> u32 {
-    let mut used = W::ZERO;
-    let mut n = 0;
-    for (i, &r) in pool.iter().enumerate() {
-        if r & used == W::ZERO && counts(i, r) {
-            used |= r;
-            n += 1;
-        }
-    }
-    n
 }
 
 /// Packs the candidates not yet used: the lowest hole any remaining

@@ -92,6 +92,12 @@ impl<W: Word> Seen<W> {
     }
 }
 
+/// The steps a chain takes before the positions it reaches are looked up in
+/// [`Seen`]: two orders of the same two jumps by one peg cannot end on the
+/// same cell where a jump passes over the middle of its line, and elsewhere
+/// they only repeat a little work.
+const SEEN_FROM: u32 = 3;
+
 /// The most patterns tried at once; past it, steps are tried peg by peg.
 const MAX_PATTERNS: usize = 32;
 
@@ -179,33 +185,41 @@ impl<W: Word> Steps<W> {
     /// with the peg on a cell that `seen` holds (reached by another order of
     /// the same jumps) is not gone on from again: what follows depends on
     /// nothing else, and without this the chains of a large, nearly empty (or
-    /// nearly full) board grow exponentially.
+    /// nearly full) board grow exponentially. `taken` steps lead to `state`:
+    /// chains of fewer than [`SEEN_FROM`] steps are not looked up, since two
+    /// orders of so few jumps rarely meet and the look-up costs more.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
     fn chain_images<const N: usize>(
         &self,
         state: W,
         images: &[W; N],
         cell: usize,
+        taken: u32,
         lines: &[[W; N]],
         seen: &mut Seen<W>,
         emit: &mut impl FnMut(W, W),
     ) {
         let (from, to) = (self.first[cell] as usize, self.first[cell + 1] as usize);
         for step in &self.steps[from..to] {
-            if state & step.line == step.need && seen.insert((state ^ step.line, step.next)) {
-                self.take_images(state, images, step, lines, seen, emit);
+            if state & step.line == step.need
+                && (taken + 1 < SEEN_FROM || seen.insert((state ^ step.line, step.next)))
+            {
+                self.take_images(state, images, step, taken, lines, seen, emit);
             }
         }
     }
 
-    /// Takes `step` (legal in `state`) and every chain on from it, with the
-    /// images carried as [`Steps::chain_images`] does.
+    /// Takes `step` (legal in `state`, after `taken` steps) and every chain
+    /// on from it, with the images carried as [`Steps::chain_images`] does.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
     fn take_images<const N: usize>(
         &self,
         state: W,
         images: &[W; N],
         step: &Step<W>,
+        taken: u32,
         lines: &[[W; N]],
         seen: &mut Seen<W>,
         emit: &mut impl FnMut(W, W),
@@ -219,7 +233,8 @@ impl<W: Word> Steps<W> {
             least = least.min(after[k]);
         }
         emit(next, least);
-        self.chain_images(next, &after, step.next as usize, lines, seen, emit);
+        let cell = step.next as usize;
+        self.chain_images(next, &after, cell, taken + 1, lines, seen, emit);
     }
 
     /// Every chain from every peg of `state`, as [`Steps::chain_images`]:
@@ -241,7 +256,7 @@ impl<W: Word> Steps<W> {
                         let anchor = legal.trailing_zeros() as usize;
                         legal = legal.without_lowest();
                         let step = &self.steps[p.step_of[anchor] as usize];
-                        self.take_images(state, images, step, lines, seen, emit);
+                        self.take_images(state, images, step, 0, lines, seen, emit);
                     }
                 }
             }
@@ -250,7 +265,7 @@ impl<W: Word> Steps<W> {
                 while pegs != W::ZERO {
                     let cell = pegs.trailing_zeros() as usize;
                     pegs = pegs.without_lowest();
-                    self.chain_images(state, images, cell, lines, seen, emit);
+                    self.chain_images(state, images, cell, 0, lines, seen, emit);
                 }
             }
         }

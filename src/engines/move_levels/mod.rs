@@ -718,6 +718,10 @@ mod tests {
             for (p, &d) in to_one.iter().enumerate().filter(|&(_, &d)| d != u8::MAX) {
                 let bound = ahead.ahead(p as u64);
                 assert!(bound <= u32::from(d), "{name} {p:#b}: {bound} > {d}");
+                // The search's test counts only as far as the slack needs.
+                for slack in 0..=bound + 1 {
+                    assert_eq!(ahead.within(p as u64, true, slack), bound <= slack);
+                }
                 counted[0] +=
                     u64::from(ahead.ahead_by_types(p as u64) > ahead.ahead_by_regions(p as u64));
             }
@@ -732,6 +736,9 @@ mod tests {
                         bound <= u32::from(d),
                         "{name} from {start:#b}, {p:#b}: {bound} > {d}"
                     );
+                    for slack in 0..=bound + 1 {
+                        assert_eq!(behind.within(p as u64, false, slack), bound <= slack);
+                    }
                     counted[1] += u64::from(
                         behind.behind_by_types(p as u64) > behind.behind_by_regions(p as u64),
                     );

@@ -190,27 +190,7 @@ impl<W: Word> Prune<'_, W> {
     /// forward, the regions full in it must still be opened; backward, the
     /// regions it has opened took a move each.
     pub(super) fn keeps(&self, forward: bool, depth: u32, position: W) -> bool {
-        let regions = &self.regions;
-        let by_regions = if forward {
-            regions.ahead_by_regions(position)
-        } else {
-            regions.behind_by_regions(position)
-        };
-        if depth + by_regions > self.bound {
-            return false;
-        }
-        // The peg types are counted only within their most demands of the
-        // bound (their greedy packing may rarely count more; skipping them then
-        // only keeps a position, which is always sound).
-        if depth + by_regions + regions.most_from_types() <= self.bound {
-            return true;
-        }
-        let by_types = if forward {
-            regions.ahead_by_types(position)
-        } else {
-            regions.behind_by_types(position)
-        };
-        depth + by_types <= self.bound
+        depth <= self.bound && self.regions.within(position, forward, self.bound - depth)
     }
 }
 
