@@ -368,15 +368,46 @@ impl<W: Word> Regions<W> {
         if by_regions > slack {
             return false;
         }
-        by_regions + self.most_from_types() <= slack
-            || self.by_types(position, full, ahead, slack + 1) <= slack
+        if by_regions + self.most_from_types() <= slack {
+            return true;
+        }
+        // A demand counts past the slack only if its regions could: it is
+        // packed only then.
+        let Some((typed, losing)) = self.losing(position, ahead) else {
+            return true;
+        };
+        let counting = if ahead { full } else { !full };
+        typed.by_losing[losing as usize].iter().all(|d| {
+            let of = counting & if ahead { d.open } else { d.full };
+            d.count + of.count_ones() <= slack
+                || d.count + self.pool.greedy(of, slack + 1 - d.count.min(slack + 1)) <= slack
+        })
+    }
+
+    /// The peg types and the set of types `position` must lose pegs of
+    /// (ahead: more than any end holds; behind: it holds fewer than any
+    /// end), when the types bound.
+    #[inline]
+    fn losing(&self, position: W, ahead: bool) -> Option<(&Typed<W>, u8)> {
+        let typed = self.types.as_ref()?;
+        let n = typed.types.counts(position);
+        let losing = (0..typed.types.masks.len())
+            .filter(|&t| {
+                if ahead {
+                    n[t] > typed.most_at_ends[t]
+                } else {
+                    n[t] < typed.least_at_ends[t]
+                }
+            })
+            .fold(0u8, |set, t| set | 1 << t);
+        Some((typed, losing))
     }
 
     /// The bound ahead or behind by regions, or by peg types, on their own.
     #[inline]
     fn parts(&self, position: W, ahead: bool) -> (u32, u32) {
         let full = self.pool.full(position);
-        let by_types = self.by_types(position, full, ahead, u32::MAX);
+        let by_types = self.by_types(position, full, ahead);
         (self.by_regions(full, ahead, u32::MAX), by_types)
     }
 
@@ -405,34 +436,20 @@ impl<W: Word> Regions<W> {
 
     /// The peg types' bound ahead (the types `position` has more pegs of
     /// than any end, and the regions it fills) or behind (fewer than any
-    /// end, and the regions it has opened), or `cap` if it is at least that;
-    /// `full` are the regions it fills.
-    #[inline]
-    fn by_types(&self, position: W, full: u64, ahead: bool, cap: u32) -> u32 {
-        let Some(typed) = &self.types else {
+    /// end, and the regions it has opened); `full` are the regions it fills.
+    fn by_types(&self, position: W, full: u64, ahead: bool) -> u32 {
+        let Some((typed, losing)) = self.losing(position, ahead) else {
             return 0;
         };
-        let n = typed.types.counts(position);
-        let losing = (0..typed.types.masks.len())
-            .filter(|&t| {
-                if ahead {
-                    n[t] > typed.most_at_ends[t]
-                } else {
-                    n[t] < typed.least_at_ends[t]
-                }
-            })
-            .fold(0u8, |set, t| set | 1 << t);
         let counting = if ahead { full } else { !full };
-        let mut most = 0;
-        for d in &typed.by_losing[losing as usize] {
-            let of = if ahead { d.open } else { d.full };
-            let left = cap.saturating_sub(d.count);
-            most = most.max(d.count + self.pool.greedy(counting & of, left));
-            if most >= cap {
-                return cap;
-            }
-        }
-        most
+        let demands = typed.by_losing[losing as usize].iter();
+        demands
+            .map(|d| {
+                let of = if ahead { d.open } else { d.full };
+                d.count + self.pool.greedy(counting & of, u32::MAX)
+            })
+            .max()
+            .unwrap_or(0)
     }
 }
 
