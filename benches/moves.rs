@@ -1,8 +1,9 @@
 //! Fewest moves, a chain of jumps by one peg counting once: the English central game's
 //! 18-move proof (with every bound, and with the regions alone and beside each other bound),
 //! George Bell's table of its levels by moves (both columns, every position),
-//! and triangles of side 5 to 7 from one vacancy each. Slow: `cargo bench --bench moves`;
-//! `-- english`, `-- bell` or `-- triangle` picks one group.
+//! triangles of side 5 to 7 from one vacancy each, and the triangle of side 8 from every
+//! vacancy class. Slow: `cargo bench --bench moves`; `-- english`, `-- bell`, `-- triangle/`
+//! or `-- triangle8` picks one group.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use pegflip::{Limits, Output, Override, Puzzle, Request, enumerate, solve};
@@ -95,5 +96,30 @@ fn triangles(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, english, bell, triangles);
+/// The triangle of side 8 from every vacancy class that can end with one peg
+/// (docs/moves.md's rows): seconds to a minute each, so ten samples of the
+/// slowest take about ten minutes.
+fn triangle8(c: &mut Criterion) {
+    let mut group = c.benchmark_group("triangle8");
+    group.sample_size(10);
+    for (vacancy, moves) in [
+        (1, 14),
+        (2, 13),
+        (4, 13),
+        (5, 15),
+        (7, 13),
+        (8, 14),
+        (12, 14),
+        (13, 14),
+    ] {
+        let puzzle = triangle(8, vacancy);
+        assert_eq!(fewest(&puzzle), moves, "vacancy {vacancy}");
+        group.bench_function(format!("vacancy_{vacancy}"), |b| {
+            b.iter(|| black_box(fewest(&puzzle)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, english, bell, triangles, triangle8);
 criterion_main!(benches);

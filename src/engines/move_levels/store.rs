@@ -18,6 +18,10 @@ pub(super) fn unmix<W: Word>(key: W) -> W {
 /// The most top bits of a mix that choose its partition: 1,024 partitions.
 const MOST_PART_BITS: u32 = 10;
 
+/// The most held keys per key looked for that [`LevelMap::retain_absent`]
+/// walks one by one; past it, it gallops.
+const LINEAR_WALK: usize = 8;
+
 /// The positions per partition past which the store splits its partitions
 /// (until it has [`MOST_PART_BITS`]): a small search keeps one partition.
 const PART_SIZE: usize = 1 << 14;
@@ -152,6 +156,17 @@ impl<W: Word> LevelMap<W> {
         };
         let held = self.parts[part_of(first, self.bits)].keys.as_slice();
         let mut at = 0;
+        if held.len() <= keys.len() * LINEAR_WALK {
+            // Few held keys between two looked for: a plain walk, its branch
+            // predictable, beats a gallop's searches.
+            keys.retain(|&key| {
+                while at < held.len() && held[at] < key {
+                    at += 1;
+                }
+                held.get(at) != Some(&key)
+            });
+            return;
+        }
         keys.retain(|&key| {
             // The first held key at or past `key`: a gallop, then a binary search.
             let mut step = 1;
