@@ -88,8 +88,15 @@ def test_long_calls_let_other_threads_run():
 
     t = threading.Thread(target=tick)
     t.start()
-    english.generate(20, count=3, seed=2)
-    english.solve()
+    # The calls are repeated until they have run a while, however fast they are;
+    # a call that held the interpreter's lock would let no tick fall inside it.
+    spans = []
+    while sum(end - begin for begin, end in spans) < 0.3:
+        begin = time.monotonic()
+        english.generate(20, count=3, seed=2)
+        english.solve()
+        spans.append((begin, time.monotonic()))
     stop.set()
     t.join()
-    assert len(ticks) > 3
+    inside = [x for x in ticks if any(begin < x < end for begin, end in spans)]
+    assert len(inside) > 3, (len(inside), len(spans))
