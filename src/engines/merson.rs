@@ -34,12 +34,13 @@ const MOST_HOLES: usize = 4;
 /// is used (it is still a valid bound, only maybe a weaker one).
 const PACKING_BUDGET: u64 = 1 << 20;
 
-/// The most regions a packing keeps: a position's full ones are a set of
-/// their indices in one `u64`.
+/// The most regions a packing, or the pool of regions that bound, keeps: a
+/// position's full ones are a set of their indices in one `u64`.
 const MOST_REGIONS: usize = 64;
 
-/// A family of disjoint regions, as masks of holes, and the ends that bound
-/// with them: the targets ahead of a position, or the starts behind it.
+/// The regions that bound (the board's packing of disjoint ones, and those
+/// a position may pack of its own), and the ends that bound with them: the
+/// targets ahead of a position, or the starts behind it.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Regions<W: Word = u64> {
     /// The regions that bound, smallest first: sets of regions are sets of
