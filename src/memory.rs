@@ -158,6 +158,32 @@ fn give_back_freed_buffers() {
     }
 }
 
+/// Gives the pages of freed memory the allocator keeps back to the system
+/// once the process's resident memory passes `bytes`. Small buffers (a
+/// level's partitions, a chunk's buckets) come from the allocator's heaps,
+/// and freed ones stay resident there between other buffers, so what is
+/// resident can pass what is held by half again. Giving them back costs the
+/// page faults of using them again, so it is done only near a bound. On
+/// glibc, `malloc_trim`, which releases every whole free page of every heap;
+/// elsewhere, nothing.
+pub(crate) fn give_back_past(bytes: u64) {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if crate::limits::resident_bytes().is_some_and(|r| r > bytes) {
+        // SAFETY: `malloc_trim` only returns free pages; no live allocation moves.
+        unsafe {
+            libc::malloc_trim(0);
+        }
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    let _ = bytes;
+}
+
+/// The heap bytes held now and [`PROCESS_BYTES`], when the global allocator
+/// is [`Meter`].
+pub(crate) fn process_bytes() -> Option<u64> {
+    held().map(|heap| heap.saturating_add(PROCESS_BYTES as u64))
+}
+
 /// Lifts the bound [`bound`] set.
 pub fn unbound() {
     CEILING.store(usize::MAX, Relaxed);

@@ -163,6 +163,16 @@ fn families(dir: &std::path::Path) -> Vec<Family> {
             answers: true,
             streams: false,
         },
+        // Levels of millions of positions, refused during the last: the small
+        // buffers each chunk frees must not stay resident.
+        Family {
+            name: "solve by moves, refused midway (the triangle of side 8 from hole 13)",
+            args: strings(&["solve", &tri8, "--set", "start=full but 13"]),
+            stdin: vec![],
+            ladder: &[600 * MIB],
+            answers: false,
+            streams: false,
+        },
         // 66 holes in 128-bit words; a peg's chains of reversed jumps on the nearly
         // empty board reach far more positions than any of these limits holds.
         Family {

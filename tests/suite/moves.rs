@@ -594,30 +594,33 @@ fn triangle_of_side_8_takes_14_moves_from_vacancies_13_and_8_and_15_from_5() {
     side_8_takes(&[(13, 14), (8, 14), (5, 15)]);
 }
 
-/// Solves the French board in moves from `vacancy` to one peg anywhere, at
-/// `--max-memory 20G`, and checks the fewest moves, that none within one less was found,
-/// and that `verify` accepts the answer.
+/// Solves `puzzle` in moves with `sets` (`--set KEY=VALUE` each) at `--max-memory 20G`,
+/// and checks the fewest moves, that none within one less was found, and that `verify`
+/// accepts the answer.
+fn board_takes(puzzle: &str, sets: &[&str], fewest: u32) {
+    let mut args = vec!["--metric", "moves", "--max-memory", "20G"];
+    for set in sets {
+        args.extend(["--set", set]);
+    }
+    let solve: Vec<&str> = ["solve", puzzle].iter().chain(&args).copied().collect();
+    let json = pegflip(&[&solve[..], &["--json"]].concat(), b"");
+    assert_eq!(json.status.code(), Some(0), "{puzzle} {sets:?}");
+    let answer: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(answer["length"], fewest, "{puzzle} {sets:?}");
+    assert_eq!(
+        answer["levels"]["none_within"],
+        fewest - 1,
+        "{puzzle} {sets:?}"
+    );
+    let verify: Vec<&str> = ["verify", puzzle].iter().chain(&args).copied().collect();
+    let verified = pegflip(&[&verify[..], &["-"]].concat(), &json.stdout);
+    assert_eq!(verified.status.code(), Some(0), "{puzzle} {sets:?}");
+}
+
+/// The French board in moves from `vacancy` to one peg anywhere.
 fn french_board_takes(vacancy: &str, fewest: u32) {
     let start = format!("start=full but {vacancy}");
-    let set = [
-        "--metric",
-        "moves",
-        "--set",
-        &start,
-        "--set",
-        "goal.one-piece=anywhere",
-        "--max-memory",
-        "20G",
-    ];
-    let solve: Vec<&str> = ["solve", "french37"].iter().chain(&set).copied().collect();
-    let json = pegflip(&[&solve[..], &["--json"]].concat(), b"");
-    assert_eq!(json.status.code(), Some(0), "{vacancy}");
-    let answer: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
-    assert_eq!(answer["length"], fewest, "{vacancy}");
-    assert_eq!(answer["levels"]["none_within"], fewest - 1, "{vacancy}");
-    let verify: Vec<&str> = ["verify", "french37"].iter().chain(&set).copied().collect();
-    let verified = pegflip(&[&verify[..], &["-"]].concat(), &json.stdout);
-    assert_eq!(verified.status.code(), Some(0), "{vacancy}");
+    board_takes("french37", &[&start, "goal.one-piece=anywhere"], fewest);
 }
 
 /// The French board in moves, to one peg anywhere, from c1 and d2 (README's table): 20
@@ -637,6 +640,15 @@ fn french_board_takes_20_moves_from_c1_and_d2() {
 #[ignore]
 fn french_board_takes_21_moves_from_d3() {
     french_board_takes("d3", 21);
+}
+
+/// Wiegleb's 45-hole board, its central game (e5 empty to one peg on e5) in moves: 22,
+/// proved (no solution of 21), and verified. Ignored: about 9 minutes, and up to 10.3 GB.
+#[test]
+#[ignore]
+fn wieglebs_central_game_takes_22_moves() {
+    let board = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/boards/wiegleb45.toml");
+    board_takes(board, &["goal.one-piece=e5"], 22);
 }
 
 /// Solves the triangle of side 8 in moves from each vacancy, and checks the fewest moves,

@@ -555,9 +555,7 @@ fn layers(
 /// resident set, which the system's allocator makes vary from run to run.
 fn past_memory(budget: u64, threads: usize) -> Option<u64> {
     let threads = threads.max(1) as u64;
-    let held = crate::memory::held()
-        .map(|heap| heap.saturating_add(crate::limits::PROCESS_BYTES as u64))
-        .or_else(crate::limits::resident_bytes)?;
+    let held = crate::memory::process_bytes().or_else(crate::limits::resident_bytes)?;
     (held > budget.saturating_mul(threads)).then_some(held / threads)
 }
 

@@ -288,10 +288,13 @@ impl<'a, W: Word> Side<'a, W> {
         let level = u8::try_from(depth)
             .map_err(|_| Error::Internal(format!("a move level past 255: {depth}")))?;
         let mut pagodas = self.pagodas.take();
-        // What is held: the level map, the parents, and the new positions so far.
+        // What is held: the level map, the parents, and the new positions so far;
+        // or, where the allocator counts it, the process's heap, if more.
         let size = std::mem::size_of::<W>() as u64;
-        let held =
-            |next: &Fresh<W>| other_bytes + self.bytes() + last.len() as u64 * size + next.bytes();
+        let held = |next: &Fresh<W>| {
+            let levels = other_bytes + self.bytes() + last.len() as u64 * size + next.bytes();
+            crate::memory::process_bytes().map_or(levels, |process| process.max(levels))
+        };
         let (forward, prune) = (self.forward, self.prune);
         for chunk in last.chunks(CHUNK) {
             // The successors, and those of the tasks running, again while they are split.
@@ -374,6 +377,9 @@ impl<'a, W: Word> Side<'a, W> {
             let extra = fresh.iter().map(|f| f.len() as u64 * size).sum();
             next.settle(|next| fits(held(next), extra))?;
             next.extend(fresh);
+            // The chunk's small buffers, freed, stay resident between the buckets
+            // as they grow: given back once past half the limit.
+            crate::memory::give_back_past(max_memory / 2);
         }
         next.dedup();
         if let Some(pagodas) = pagodas
@@ -391,13 +397,19 @@ impl<'a, W: Word> Side<'a, W> {
             }
         }
         let count = next.len();
+        // The positions are copied out of their buckets, which are freed only
+        // as they are read.
+        let copy = count as u64 * size;
         if kept {
-            fits(held(&next), LevelMap::<W>::bytes_for(count))?;
+            fits(held(&next), LevelMap::<W>::bytes_for(count) + copy)?;
             self.level_of.insert(&next.buckets, level);
         } else {
+            fits(held(&next), copy)?;
             self.open = false;
         }
         let next = next.into_positions();
+        // And so do the buckets and the store's partitions it replaced.
+        crate::memory::give_back_past(max_memory / 2);
         let met = meets(&next);
         self.sizes.push(next.len() as u64);
         self.last = next;
