@@ -643,7 +643,7 @@ fn french_board_takes_21_moves_from_d3() {
 }
 
 /// Wiegleb's 45-hole board, its central game (e5 empty to one peg on e5) in moves: 22,
-/// proved (no solution of 21), and verified. Ignored: about 9 minutes, and up to 10.3 GB.
+/// proved (no solution of 21), and verified. Ignored: about 8 minutes, and up to 9.7 GB.
 #[test]
 #[ignore]
 fn wieglebs_central_game_takes_22_moves() {
