@@ -162,7 +162,7 @@ fn give_back_freed_buffers() {
 /// once the process's resident memory passes `bytes`. Small buffers (a
 /// level's partitions, a chunk's buckets) come from the allocator's heaps,
 /// and freed ones stay resident there between other buffers, so what is
-/// resident can pass what is held by half again. Giving them back costs the
+/// resident can pass what is held by half or more. Giving them back costs the
 /// page faults of using them again, so it is done only near a bound. On
 /// glibc, `malloc_trim`, which releases every whole free page of every heap;
 /// elsewhere, nothing.

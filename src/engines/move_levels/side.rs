@@ -288,13 +288,10 @@ impl<'a, W: Word> Side<'a, W> {
         let level = u8::try_from(depth)
             .map_err(|_| Error::Internal(format!("a move level past 255: {depth}")))?;
         let mut pagodas = self.pagodas.take();
-        // What is held: the level map, the parents, and the new positions so far;
-        // or, where the allocator counts it, the process's heap, if more.
+        // What is held: the level map, the parents, and the new positions so far.
         let size = std::mem::size_of::<W>() as u64;
-        let held = |next: &Fresh<W>| {
-            let levels = other_bytes + self.bytes() + last.len() as u64 * size + next.bytes();
-            crate::memory::process_bytes().map_or(levels, |process| process.max(levels))
-        };
+        let held =
+            |next: &Fresh<W>| other_bytes + self.bytes() + last.len() as u64 * size + next.bytes();
         let (forward, prune) = (self.forward, self.prune);
         for chunk in last.chunks(CHUNK) {
             // The successors, and those of the tasks running, again while they are split.
