@@ -49,9 +49,12 @@ pub fn too_many_states(cells: usize, visited: u64, limits: &Limits) -> Error {
         )
     };
     let (what, value) = if by_memory {
+        // The program itself, the tables, and the states with the next one.
         (
-            "the memory the states visited so far hold".to_string(),
-            u128::from(visited) * BYTES_PER_STATE + fixed_bytes(cells),
+            "the memory the states visited so far and the next one would hold".to_string(),
+            (u128::from(visited) + 1) * BYTES_PER_STATE
+                + fixed_bytes(cells)
+                + crate::limits::PROCESS_BYTES,
         )
     } else {
         (
