@@ -651,6 +651,60 @@ fn wieglebs_central_game_takes_22_moves() {
     board_takes(board, &["goal.one-piece=e5"], 22);
 }
 
+/// The triangle of side 9: from one vacancy of each of its 10 classes, a solution of 17 moves
+/// (18 from hole 5) is replayed by `verify` (docs/moves.md: found by a width-limited search,
+/// so an upper bound only).
+#[test]
+fn triangle_of_side_9_has_a_short_solution_from_every_vacancy_class() {
+    let board = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/boards/triangle9.toml");
+    let classes = [1, 2, 4, 5, 7, 8, 11, 12, 13, 18];
+    for vacancy in classes {
+        let file = format!(
+            "{}/tests/data/triangle9/from-{vacancy}.moves",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let start = format!("start=full but {vacancy}");
+        let out = pegflip(&["verify", board, "--set", &start, &file], b"");
+        let moves = if vacancy == 5 { 18 } else { 17 };
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            format!(
+                "holds: {moves} legal moves (43 jumps), each a chain of jumps by one piece, \
+                 reach a target\n"
+            ),
+            "vacancy {vacancy}"
+        );
+    }
+}
+
+/// The lower bound the levels prove on the triangle of side 9 from `vacancy`: the bounds
+/// searched before a run at `max_memory` is refused.
+fn side_9_proves_none_within(vacancy: usize, max_memory: &str, none_within: u32) {
+    let board = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/boards/triangle9.toml");
+    let start = format!("start=full but {vacancy}");
+    let args = ["solve", board, "--set", &start, "--max-memory", max_memory];
+    let out = pegflip(&args, b"");
+    assert_eq!(out.status.code(), Some(2), "vacancy {vacancy}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let proved = format!("(searched so far: no solution has {none_within} moves or fewer)");
+    assert!(stderr.contains(&proved), "vacancy {vacancy}: {stderr}");
+}
+
+/// Hole 5 of side 9 has no solution of 15 moves or fewer: the search with the bound 15 fits
+/// in 1 GiB (about 8 s), that with 16 does not.
+#[test]
+fn triangle_of_side_9_from_hole_5_takes_more_than_15_moves() {
+    side_9_proves_none_within(5, "1G", 15);
+}
+
+/// Holes 1 and 12 of side 9 likewise (docs/moves.md). Ignored: about 40 s each.
+#[test]
+#[ignore]
+fn triangle_of_side_9_from_holes_1_and_12_takes_more_than_15_moves() {
+    side_9_proves_none_within(1, "1G", 15);
+    side_9_proves_none_within(12, "1G", 15);
+}
+
 /// Solves the triangle of side 8 in moves from each vacancy, and checks the fewest moves,
 /// and that they were proved.
 fn side_8_takes(cases: &[(usize, usize)]) {
