@@ -46,13 +46,17 @@ unsafe impl GlobalAlloc for Meter {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         take(layout.size());
         // SAFETY: the caller's contract for `alloc` is passed on unchanged.
-        unsafe { System.alloc(layout) }
+        let ptr = unsafe { System.alloc(layout) };
+        huge_pages(ptr, layout.size());
+        ptr
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         take(layout.size());
         // SAFETY: as for `alloc`.
-        unsafe { System.alloc_zeroed(layout) }
+        let ptr = unsafe { System.alloc_zeroed(layout) };
+        huge_pages(ptr, layout.size());
+        ptr
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
@@ -68,8 +72,35 @@ unsafe impl GlobalAlloc for Meter {
             HELD.fetch_sub(layout.size() - new_size, Relaxed);
         }
         // SAFETY: as for `dealloc`, and `new_size` is the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
+        let ptr = unsafe { System.realloc(ptr, layout, new_size) };
+        huge_pages(ptr, new_size);
+        ptr
     }
+}
+
+/// The least allocation whose pages are asked to be huge.
+const HUGE: usize = 4 << 20;
+
+/// Asks the kernel to back the whole 2 MiB pages inside a large allocation
+/// with huge pages where it can (transparent huge pages, in `madvise` mode on
+/// most systems): a layer of millions of positions then costs a few hundred
+/// page faults instead of a hundred thousand. Elsewhere, nothing.
+#[inline]
+fn huge_pages(ptr: *mut u8, size: usize) {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if size >= HUGE && !ptr.is_null() {
+        let start = (ptr as usize).next_multiple_of(2 << 20);
+        let end = (ptr as usize + size) & !((2 << 20) - 1);
+        if end > start {
+            // SAFETY: advice on pages of an allocation the caller owns; it
+            // changes how they are backed, never what they hold.
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    let _ = (ptr, size);
 }
 
 /// Counts `bytes` more held, and calls the handler when that passes the ceiling.

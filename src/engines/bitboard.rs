@@ -16,8 +16,11 @@
 //!   canonical form into [`PARTS`] partitions, each deduplicated in a hash
 //!   set small enough for the cache, on rayon's threads. Parents are taken in
 //!   rounds so that the scattered successors stay bounded and their buffers
-//!   are reused. A layer is then its partitions one after another, each
-//!   sorted: membership is a binary search in one partition.
+//!   are reused. Before a round's successors go in, each set's table is read
+//!   through in order, so that its lines stream into the cache instead of
+//!   each lookup waiting on memory. A layer is then its partitions, copied
+//!   out of the sets (and sorted, when the layers are kept to be matched);
+//!   the sets keep their tables for the next layer.
 //!
 //! Every phase runs on all of rayon's threads. The engine serves moves that
 //! remove one piece each (so no state appears in two layers) on boards whose
@@ -299,6 +302,29 @@ impl GridJumps {
     /// Pushes the canonical form of every successor of every state of
     /// `parents` into its partition of `parts`.
     pub(crate) fn expand(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512dq")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("bmi2")
+        {
+            // SAFETY: the processor has the features the function is compiled for.
+            return unsafe { self.expand_avx512(parents, parts) };
+        }
+        self.expand_any(parents, parts);
+    }
+
+    /// [`GridJumps::expand`] compiled for AVX-512, whose unsigned 64-bit
+    /// minimum takes a successor's least image in a few instructions.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx2,bmi1,bmi2,popcnt")]
+    fn expand_avx512(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
+        self.expand_any(parents, parts);
+    }
+
+    #[inline(always)]
+    fn expand_any(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
         match self.width {
             1 => self.expand_n::<1>(parents, parts),
             2 => self.expand_n::<2>(parents, parts),
@@ -309,6 +335,7 @@ impl GridJumps {
         }
     }
 
+    #[inline(always)]
     fn expand_n<const N: usize>(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
         for &state in parents {
             let images = self.images::<N>(state);
@@ -335,30 +362,42 @@ impl GridJumps {
 
     /// Runs the layered search from `sources` (canonical grid words), calling
     /// `layer(depth, layer)` for each layer; `layer` returns false to stop.
-    /// The memory of the layer at hand and the one being built, with the
-    /// `held` bytes the caller keeps, is checked against `max_memory` before
-    /// each round of parents: past it, the run stops with the limit error.
+    /// With `keep`, every layer is kept, its partitions sorted (for
+    /// [`Layer::common_sum`]), and returned; without, a layer's storage is
+    /// reused once the next is built. The memory of the layers kept, the one
+    /// at hand and the one being built, with the `held` bytes the caller
+    /// keeps, is checked against `max_memory` before each round of parents:
+    /// past it, the run stops with the limit error.
+    ///
+    /// The sets and the successor buffers are allocated once and reused from
+    /// layer to layer. A layer costs 8 bytes a position, and the sets that
+    /// build the next about 11 bytes a position of it.
     pub fn run(
         &self,
         sources: &[u64],
         max_memory: u64,
-        held: impl Fn() -> u64,
+        keep: bool,
+        held: u64,
         mut layer: impl FnMut(usize, &Layer) -> bool,
-    ) -> Result<()> {
+    ) -> Result<Vec<Layer>> {
+        let mut kept: Vec<Layer> = Vec::new();
+        let mut kept_bytes = 0;
         let mut current = Layer::from_keys(sources.to_vec());
         let threads = rayon::current_num_threads().max(1);
         let tasks = threads * 8;
         let mut buffers: Vec<Vec<Vec<u64>>> = (0..tasks).map(|_| vec![Vec::new(); PARTS]).collect();
+        let mut sets: Vec<Set> = (0..PARTS).map(|_| Set::with_capacity(0)).collect();
+        // The last layer's growth, to size the sets for the next.
+        let mut growth = 2.0f64;
         let mut depth = 0;
         while !current.is_empty() {
             if !layer(depth, &current) {
-                return Ok(());
+                break;
             }
-            let mut sets: Vec<Set> = (0..PARTS)
-                .into_par_iter()
-                .map(|_| Set::with_capacity(current.len() / PARTS))
-                .collect();
-            for round in current.keys.chunks(ROUND) {
+            let expected = (current.len() as f64 * growth.clamp(0.5, 4.0)) as usize / PARTS;
+            sets.par_iter_mut().for_each(|set| set.reset(expected));
+            let pieces = current.pieces(ROUND / tasks);
+            for round in pieces.chunks(tasks) {
                 // What is held now: the buffers keep their capacity from round to round.
                 let buffered: u64 = buffers
                     .iter()
@@ -366,7 +405,7 @@ impl GridJumps {
                     .map(|b| b.capacity() as u64 * 8)
                     .sum();
                 let set_bytes: u64 = sets.iter().map(Set::bytes).sum();
-                let total = held() + current.bytes() + set_bytes + buffered;
+                let total = held + kept_bytes + current.bytes() + set_bytes + buffered;
                 if total > max_memory {
                     return Err(crate::limits::Limits::exceeded_bound(
                         "max-memory",
@@ -376,17 +415,18 @@ impl GridJumps {
                         "raise --max-memory if the machine has room",
                     ));
                 }
-                let per = round.len().div_ceil(tasks).max(1);
-                let used = round.len().div_ceil(per);
                 buffers
                     .par_iter_mut()
-                    .zip(round.par_chunks(per))
-                    .for_each(|(parts, parents)| {
+                    .zip(round.par_iter())
+                    .for_each(|(parts, piece)| {
                         parts.iter_mut().for_each(Vec::clear);
-                        self.expand(parents, parts);
+                        for parents in piece {
+                            self.expand(parents, parts);
+                        }
                     });
-                let buffers = &buffers[..used];
+                let buffers = &buffers[..round.len()];
                 sets.par_iter_mut().enumerate().for_each(|(p, set)| {
+                    set.warm();
                     for parts in buffers {
                         for &t in &parts[p] {
                             set.insert(t);
@@ -394,10 +434,22 @@ impl GridJumps {
                     }
                 });
             }
-            current = Layer::from_sets(sets);
+            drop(pieces);
+            let size = current.len();
+            // A layer not kept is let go before the next is copied out of the sets.
+            let done = std::mem::take(&mut current);
+            if keep {
+                kept_bytes += done.bytes();
+                kept.push(done);
+            }
+            current = Layer::from_sets(&mut sets, keep);
+            growth = current.len() as f64 / size as f64;
             depth += 1;
         }
-        Ok(())
+        if keep && !current.is_empty() {
+            kept.push(current);
+        }
+        Ok(kept)
     }
 }
 
@@ -502,7 +554,13 @@ mod tests {
         for &w in words.iter().chain(&words) {
             set.insert(w);
         }
-        let mut keys = set.keys;
+        assert_eq!(set.len(), {
+            let mut unique = words.clone();
+            unique.sort_unstable();
+            unique.dedup();
+            unique.len()
+        });
+        let mut keys = set.take();
         keys.sort_unstable();
         let mut expected = words.clone();
         expected.sort_unstable();

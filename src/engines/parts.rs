@@ -11,92 +11,120 @@ pub(crate) fn part_of(word: u64) -> usize {
     (word.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - PARTS.trailing_zeros())) as usize
 }
 
-/// One layer: its states (canonical grid words), partition by partition,
-/// each partition sorted.
-#[derive(Clone)]
+/// One layer: its states (canonical grid words), in [`PARTS`] partitions,
+/// each held apart and, when the layer was built sorted, sorted.
+#[derive(Clone, Default)]
 pub struct Layer {
-    pub(super) keys: Vec<u64>,
-    /// Where each partition begins in `keys`, and where the last ends.
-    starts: Vec<usize>,
+    parts: Vec<Vec<u64>>,
 }
 
 impl Layer {
-    /// The layer of `keys` (canonical grid words, in any order, repeats allowed).
-    pub fn from_keys(mut keys: Vec<u64>) -> Layer {
-        keys.par_sort_unstable_by_key(|&k| (part_of(k), k));
-        keys.dedup();
-        let mut starts = vec![0; PARTS + 1];
-        for &k in &keys {
-            starts[part_of(k) + 1] += 1;
-        }
-        for p in 0..PARTS {
-            starts[p + 1] += starts[p];
-        }
-        Layer { keys, starts }
+    /// The layer of `keys` (canonical grid words, in any order, repeats
+    /// allowed), sorted: each chunk of keys scattered by partition, and each
+    /// partition gathered, sorted and deduplicated on its own, on rayon's threads.
+    pub fn from_keys(keys: Vec<u64>) -> Layer {
+        let chunk = keys
+            .len()
+            .div_ceil(rayon::current_num_threads().max(1) * 4)
+            .max(1 << 12);
+        let scattered: Vec<Vec<Vec<u64>>> = keys
+            .par_chunks(chunk)
+            .map(|c| {
+                let mut parts = vec![Vec::new(); PARTS];
+                for &k in c {
+                    parts[part_of(k)].push(k);
+                }
+                parts
+            })
+            .collect();
+        drop(keys);
+        let parts = (0..PARTS)
+            .into_par_iter()
+            .map(|p| {
+                let mut part: Vec<u64> = scattered.iter().flat_map(|s| &s[p]).copied().collect();
+                part.sort_unstable();
+                part.dedup();
+                part
+            })
+            .collect();
+        Layer { parts }
     }
 
-    /// The layer of one set per partition: each copied into its place and
-    /// sorted there, on rayon's threads.
-    pub(crate) fn from_sets(sets: Vec<Set>) -> Layer {
-        let mut starts = Vec::with_capacity(PARTS + 1);
-        starts.push(0);
-        for set in &sets {
-            starts.push(starts.last().copied().unwrap_or(0) + set.keys.len());
-        }
-        // Zeroed memory comes from the system untouched: its pages are first
-        // written by the threads that fill them.
-        let mut keys = vec![0u64; starts[PARTS]];
-        let mut places = Vec::with_capacity(PARTS);
-        let mut rest = keys.as_mut_slice();
-        for set in &sets {
-            let (place, after) = rest.split_at_mut(set.keys.len());
-            places.push(place);
-            rest = after;
-        }
-        places.into_par_iter().zip(sets).for_each(|(place, set)| {
-            place.copy_from_slice(&set.keys);
-            place.sort_unstable();
-        });
-        Layer { keys, starts }
+    /// The layer the `sets` hold, one per partition, each copied out (and
+    /// sorted when `sorted`) on rayon's threads. The sets keep their tables,
+    /// emptied, for the next layer.
+    pub(crate) fn from_sets(sets: &mut [Set], sorted: bool) -> Layer {
+        let parts = sets
+            .par_iter_mut()
+            .map(|set| {
+                let mut part = set.take();
+                if sorted {
+                    part.sort_unstable();
+                }
+                part
+            })
+            .collect();
+        Layer { parts }
     }
 
-    /// The states of the layer, partition by partition.
-    pub fn states(&self) -> &[u64] {
-        &self.keys
+    /// Every state, partition by partition, on rayon's threads.
+    pub fn par_states(&self) -> impl ParallelIterator<Item = u64> + '_ {
+        self.parts.par_iter().flat_map_iter(|p| p.iter().copied())
+    }
+
+    /// The layer cut into pieces of `size` states (the last may have fewer),
+    /// each piece the slices of the partitions it spans, in order.
+    pub(crate) fn pieces(&self, size: usize) -> Vec<Vec<&[u64]>> {
+        let size = size.max(1);
+        let mut pieces = Vec::new();
+        let (mut piece, mut room) = (Vec::new(), size);
+        for part in &self.parts {
+            let mut rest = part.as_slice();
+            while !rest.is_empty() {
+                let (take, after) = rest.split_at(room.min(rest.len()));
+                piece.push(take);
+                room -= take.len();
+                rest = after;
+                if room == 0 {
+                    pieces.push(std::mem::take(&mut piece));
+                    room = size;
+                }
+            }
+        }
+        if !piece.is_empty() {
+            pieces.push(piece);
+        }
+        pieces
     }
 
     /// The number of states.
     pub fn len(&self) -> usize {
-        self.keys.len()
+        self.parts.iter().map(Vec::len).sum()
     }
 
     /// Whether the layer has no states.
     pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
+        self.parts.iter().all(Vec::is_empty)
     }
 
     /// The bytes the layer holds.
     pub fn bytes(&self) -> u64 {
-        self.keys.len() as u64 * 8
+        self.parts.iter().map(|p| p.capacity() as u64 * 8).sum()
     }
 
-    /// Whether the layer holds `word` (canonical).
+    /// Whether the layer holds `word` (canonical), in a layer built sorted.
     #[cfg(test)]
     pub fn contains(&self, word: u64) -> bool {
-        self.part(part_of(word)).binary_search(&word).is_ok()
+        self.parts[part_of(word)].binary_search(&word).is_ok()
     }
 
-    fn part(&self, p: usize) -> &[u64] {
-        &self.keys[self.starts[p]..self.starts[p + 1]]
-    }
-
-    /// The sum of `weight` over the states in both layers: partition by
-    /// partition, as a merge of two sorted lists.
+    /// The sum of `weight` over the states in both layers, both built
+    /// sorted: partition by partition, as a merge of two sorted lists.
     pub fn common_sum(&self, other: &Layer, weight: impl Fn(u64) -> u128 + Sync) -> u128 {
         (0..PARTS)
             .into_par_iter()
             .map(|p| {
-                let (a, b) = (self.part(p), other.part(p));
+                let (a, b) = (&self.parts[p], &other.parts[p]);
                 let (mut i, mut j, mut sum) = (0, 0, 0);
                 while i < a.len() && j < b.len() {
                     match a[i].cmp(&b[j]) {
@@ -115,87 +143,144 @@ impl Layer {
     }
 }
 
-/// An insert-only set of words, by open addressing, that keeps its keys in
-/// insertion order beside the table. `u64::MAX` (never a grid word of 63
-/// bits) marks an empty slot.
+/// Words per bucket: one cache line.
+const BUCKET: usize = 8;
+
+/// The marker of an empty slot: never a grid word of 63 bits.
+const EMPTY: u64 = u64::MAX;
+
+/// An insert-only set of words, by open addressing over buckets of one
+/// cache line.
+///
+/// A word is looked for in its bucket first, all eight slots at once, and
+/// in the next only when that one is full. At the load the set keeps (at
+/// most three quarters), nearly every lookup ends in its first bucket with
+/// one branch on whether the word was there. The table is sized to the keys
+/// expected, not to a power of two, so that it holds about 11 bytes a key.
 pub(crate) struct Set {
+    /// The slots, from the first whole cache line of the allocation on.
     table: Vec<u64>,
-    pub(super) keys: Vec<u64>,
-    shift: u32,
+    /// Where the first bucket begins in `table`.
+    offset: usize,
+    /// The number of buckets.
+    buckets: usize,
+    /// The keys held.
+    len: usize,
 }
 
 impl Set {
     /// A set sized for about `keys` keys.
     pub(crate) fn with_capacity(keys: usize) -> Set {
-        let slots = (keys * 2).next_power_of_two().max(64);
-        Set {
-            table: vec![u64::MAX; slots],
-            keys: Vec::new(),
-            shift: 64 - slots.trailing_zeros(),
-        }
+        let mut set = Set {
+            table: Vec::new(),
+            offset: 0,
+            buckets: 0,
+            len: 0,
+        };
+        set.reset(keys);
+        set
     }
 
-    /// The slot a word starts probing at: hash bits below those of [`part_of`].
+    /// Empties the set and sizes it for about `keys` keys, reusing its
+    /// allocation where it is large enough: refilling memory the process
+    /// already holds costs no page faults.
+    pub(crate) fn reset(&mut self, keys: usize) {
+        self.buckets = (keys * 4 / 3).div_ceil(BUCKET).max(1);
+        self.table.clear();
+        // Room for the buckets on whole cache lines, wherever the allocation begins.
+        self.table.resize(self.buckets * BUCKET + BUCKET - 1, EMPTY);
+        let at = self.table.as_ptr() as usize;
+        self.offset = (at.next_multiple_of(64) - at) / 8;
+        self.len = 0;
+    }
+
+    /// The bucket a word starts looking in: hash bits below those of
+    /// [`part_of`], scaled to the number of buckets.
     #[inline]
-    fn slot(&self, word: u64) -> usize {
-        ((word.wrapping_mul(0x9E37_79B9_7F4A_7C15) << PARTS.trailing_zeros()) >> self.shift)
-            as usize
+    fn bucket(&self, word: u64) -> usize {
+        let hash = word.wrapping_mul(0x9E37_79B9_7F4A_7C15) << PARTS.trailing_zeros();
+        ((u128::from(hash) * self.buckets as u128) >> 64) as usize
+    }
+
+    /// Reads the table through once, in order, so that the hardware streams
+    /// it into the cache: lookups then find their buckets there instead of
+    /// each waiting on memory.
+    pub(crate) fn warm(&self) {
+        let sum = self.table.iter().step_by(BUCKET).fold(0, |a, &w| a ^ w);
+        std::hint::black_box(sum);
     }
 
     /// Adds `word` unless it is there. Inlined into the loops that fill a
     /// layer's sets, where it is most of the work.
     #[inline(always)]
     pub(crate) fn insert(&mut self, word: u64) {
-        let mask = self.table.len() - 1;
-        let mut at = self.slot(word);
+        let mut b = self.bucket(word);
         loop {
-            let held = self.table[at];
-            if held == word {
+            let at = self.offset + b * BUCKET;
+            let slots: &mut [u64; BUCKET] = (&mut self.table[at..at + BUCKET])
+                .try_into()
+                .expect("a bucket is eight slots");
+            let (mut found, mut empty) = (false, 0u32);
+            for (k, &held) in slots.iter().enumerate() {
+                found |= held == word;
+                empty |= u32::from(held == EMPTY) << k;
+            }
+            if found {
                 return;
             }
-            if held == u64::MAX {
+            if empty != 0 {
+                slots[empty.trailing_zeros() as usize] = word;
                 break;
             }
-            at = (at + 1) & mask;
+            b += 1;
+            if b == self.buckets {
+                b = 0;
+            }
         }
-        self.table[at] = word;
-        self.keys.push(word);
-        if self.keys.len() * 4 > self.table.len() * 3 {
+        self.len += 1;
+        if self.len * 4 > self.buckets * BUCKET * 3 {
             self.grow();
         }
     }
 
+    /// Doubles the table: the keys move to a new one.
     #[cold]
     #[inline(never)]
     fn grow(&mut self) {
-        let slots = self.table.len() * 2;
-        self.table = vec![u64::MAX; slots];
-        self.shift -= 1;
-        let mask = slots - 1;
-        for &word in &self.keys {
-            let mut at = self.slot(word);
-            while self.table[at] != u64::MAX {
-                at = (at + 1) & mask;
-            }
-            self.table[at] = word;
+        let keys = self.take();
+        self.table = Vec::new();
+        self.reset(keys.len() * 2);
+        for word in keys {
+            self.insert(word);
         }
     }
 
-    /// The bytes it takes.
+    /// Its keys, in table order. The set keeps its allocation but no
+    /// buckets: [`Set::reset`] sizes it again before the next insert.
+    pub(crate) fn take(&mut self) -> Vec<u64> {
+        let mut keys = Vec::with_capacity(self.len);
+        keys.extend(self.table.iter().copied().filter(|&w| w != EMPTY));
+        self.table.clear();
+        self.buckets = 0;
+        self.len = 0;
+        keys
+    }
+
+    /// The bytes it holds.
     pub(crate) fn bytes(&self) -> u64 {
-        (self.table.len() + self.keys.capacity()) as u64 * 8
+        self.table.capacity() as u64 * 8
     }
 
     /// How many keys it holds.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.keys.len()
+        self.len
     }
 
     /// Its keys, sorted; the table is dropped.
     #[cfg(feature = "dataflow")]
-    pub(crate) fn into_sorted(self) -> Vec<u64> {
-        let mut keys = self.keys;
+    pub(crate) fn into_sorted(mut self) -> Vec<u64> {
+        let mut keys = self.take();
         keys.sort_unstable();
         keys
     }

@@ -79,17 +79,12 @@ pub(crate) fn count(program: &Program, request: &Request, limits: &Limits) -> Re
     let max_memory = limits.max_memory;
     let source = engine.canon(engine.to_grid(start));
     if request.reachable {
-        engine.run(
-            &[source],
-            max_memory,
-            || 0,
-            |depth, layer| {
-                let n: u128 = layer.states().par_iter().map(|&s| weight(s)).sum();
-                summary.count.add(n);
-                *summary.histogram.entry(depth as u32).or_default() += n;
-                true
-            },
-        )?;
+        engine.run(&[source], max_memory, false, 0, |depth, layer| {
+            let n: u128 = layer.par_states().map(weight).sum();
+            summary.count.add(n);
+            *summary.histogram.entry(depth as u32).or_default() += n;
+            true
+        })?;
         return Ok(summary);
     }
     let forward = collect(&engine, &[source], max_memory, 0)?;
@@ -101,7 +96,12 @@ pub(crate) fn count(program: &Program, request: &Request, limits: &Limits) -> Re
     sources.dedup();
     let held = forward.iter().map(Layer::bytes).sum();
     let dual_storage;
-    let dual: &[Layer] = if sources == [source] {
+    // When the complemented targets are the start, the dual enumeration is
+    // the forward one, and complementing pairs the winning positions of the
+    // layer `depth` jumps deep with those `distance` deep, one orbit to one
+    // orbit of the same size: one sum serves both.
+    let mirrored = sources == [source];
+    let dual: &[Layer] = if mirrored {
         &forward
     } else {
         dual_storage = collect(&engine, &sources, max_memory, held)?;
@@ -118,19 +118,25 @@ pub(crate) fn count(program: &Program, request: &Request, limits: &Limits) -> Re
         let Some(dual_layer) = dual.get(distance as usize) else {
             continue;
         };
+        if mirrored && (distance as usize) < depth {
+            continue;
+        }
         // The complements' orbits, one per position's orbit, and of the same
         // size: a symmetry fixes a position exactly when it fixes its complement.
         let complements = Layer::from_keys(
             layer
-                .states()
-                .par_iter()
-                .map(|&s| engine.canon(engine.complement(s)))
+                .par_states()
+                .map(|s| engine.canon(engine.complement(s)))
                 .collect(),
         );
         let n = complements.common_sum(dual_layer, weight);
         if n > 0 {
             summary.count.add(n);
             *summary.histogram.entry(distance).or_default() += n;
+            if mirrored && distance as usize != depth {
+                summary.count.add(n);
+                *summary.histogram.entry(depth as u32).or_default() += n;
+            }
         }
     }
     Ok(summary)
@@ -173,24 +179,12 @@ fn all_jumps(program: &Program) -> bool {
 /// words), kept: refused past `max_memory`, counting the `held` bytes
 /// already kept.
 fn collect(engine: &GridJumps, sources: &[u64], max_memory: u64, held: u64) -> Result<Vec<Layer>> {
-    let mut kept: Vec<Layer> = Vec::new();
-    let bytes = std::cell::Cell::new(held);
-    let mut refused = None;
-    engine.run(
-        sources,
-        max_memory,
-        || bytes.get(),
-        |_, layer| {
-            bytes.set(bytes.get() + layer.bytes());
-            if bytes.get() > max_memory {
-                refused = Some(bytes.get());
-                return false;
-            }
-            kept.push(layer.clone());
-            true
-        },
-    )?;
-    if let Some(bytes) = refused {
+    let mut bytes = held;
+    let kept = engine.run(sources, max_memory, true, held, |_, layer| {
+        bytes += layer.bytes();
+        bytes <= max_memory
+    })?;
+    if bytes > max_memory {
         return Err(crate::limits::Limits::exceeded_bound(
             "max-memory",
             "the memory to keep every layer of the enumeration (so far)",
@@ -201,6 +195,7 @@ fn collect(engine: &GridJumps, sources: &[u64], max_memory: u64, held: u64) -> R
     }
     Ok(kept)
 }
+
 /// The most parents a dataflow worker expands between two exchanges: it
 /// bounds the successors in flight.
 pub const DATAFLOW_CHUNK: usize = 1 << 13;
