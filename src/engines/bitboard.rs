@@ -302,29 +302,6 @@ impl GridJumps {
     /// Pushes the canonical form of every successor of every state of
     /// `parents` into its partition of `parts`.
     pub(crate) fn expand(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx512f")
-            && std::is_x86_feature_detected!("avx512vl")
-            && std::is_x86_feature_detected!("avx512dq")
-            && std::is_x86_feature_detected!("avx512bw")
-            && std::is_x86_feature_detected!("bmi2")
-        {
-            // SAFETY: the processor has the features the function is compiled for.
-            return unsafe { self.expand_avx512(parents, parts) };
-        }
-        self.expand_any(parents, parts);
-    }
-
-    /// [`GridJumps::expand`] compiled for AVX-512, whose unsigned 64-bit
-    /// minimum takes a successor's least image in a few instructions.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx2,bmi1,bmi2,popcnt")]
-    fn expand_avx512(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
-        self.expand_any(parents, parts);
-    }
-
-    #[inline(always)]
-    fn expand_any(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
         match self.width {
             1 => self.expand_n::<1>(parents, parts),
             2 => self.expand_n::<2>(parents, parts),
@@ -335,7 +312,6 @@ impl GridJumps {
         }
     }
 
-    #[inline(always)]
     fn expand_n<const N: usize>(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
         for &state in parents {
             let images = self.images::<N>(state);
@@ -441,6 +417,8 @@ impl GridJumps {
             if keep {
                 kept_bytes += done.bytes();
                 kept.push(done);
+            } else {
+                drop(done);
             }
             current = Layer::from_sets(&mut sets, keep);
             growth = current.len() as f64 / size as f64;

@@ -186,9 +186,12 @@ impl Set {
     /// already holds costs no page faults.
     pub(crate) fn reset(&mut self, keys: usize) {
         self.buckets = (keys * 4 / 3).div_ceil(BUCKET).max(1);
+        // Room for the buckets on whole cache lines, wherever the allocation
+        // begins; grown to the size asked, not doubled as a vector grows.
+        let slots = self.buckets * BUCKET + BUCKET - 1;
         self.table.clear();
-        // Room for the buckets on whole cache lines, wherever the allocation begins.
-        self.table.resize(self.buckets * BUCKET + BUCKET - 1, EMPTY);
+        self.table.reserve_exact(slots);
+        self.table.resize(slots, EMPTY);
         let at = self.table.as_ptr() as usize;
         self.offset = (at.next_multiple_of(64) - at) / 8;
         self.len = 0;
