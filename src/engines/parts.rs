@@ -1,4 +1,4 @@
-//! Peg positions in hash partitions: a layer as sorted partitions, and the cache-sized sets that deduplicate one partition of the next.
+//! Peg positions in hash partitions: a layer as partitions (sorted when it is kept to be matched), and the cache-sized sets that deduplicate one partition of the next.
 
 use rayon::prelude::*;
 
