@@ -366,8 +366,8 @@ impl GridJumps {
     /// Runs the layered search from `sources` (canonical grid words), calling
     /// `layer(depth, layer)` for each layer; `layer` returns false to stop.
     /// With `keep`, every layer is kept, its partitions sorted (for
-    /// [`Layer::common_sum`]), and returned; without, a layer's storage is
-    /// reused once the next is built. The memory of the layers kept, the one
+    /// [`Layer::common_sum`]), and returned; without, a layer is let go
+    /// once the next has been expanded from it. The memory of the layers kept, the one
     /// at hand and the one being built, with the `held` bytes the caller
     /// keeps, is checked against `max_memory` before each round of parents:
     /// past it, the run stops with the limit error.
