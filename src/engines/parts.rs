@@ -213,6 +213,19 @@ impl Set {
         std::hint::black_box(sum);
     }
 
+    /// Adds every word of `words`; when there is one for every eight of the
+    /// table's buckets or more, the table is read through first
+    /// ([`Set::warm`]): streaming a line costs far less than waiting on one.
+    #[cfg(feature = "dataflow")]
+    pub(crate) fn insert_all(&mut self, words: &[u64]) {
+        if words.len() * 8 >= self.buckets {
+            self.warm();
+        }
+        for &w in words {
+            self.insert(w);
+        }
+    }
+
     /// Adds `word` unless it is there. Inlined into the loops that fill a
     /// layer's sets, where it is most of the work.
     #[inline(always)]
@@ -275,16 +288,7 @@ impl Set {
     }
 
     /// How many keys it holds.
-    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.len
-    }
-
-    /// Its keys, sorted; the table is dropped.
-    #[cfg(feature = "dataflow")]
-    pub(crate) fn into_sorted(mut self) -> Vec<u64> {
-        let mut keys = self.take();
-        keys.sort_unstable();
-        keys
     }
 }

@@ -14,6 +14,7 @@
 //! its upper bound the 95% Wilson bound with the unsettled ones counted as
 //! reached. Plans use the upper bound; `docs/scale.md` reports both.
 
+use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
 use crate::program::Program;
@@ -99,6 +100,24 @@ impl Default for Sampling {
 /// every run. `None` unless every move of `program` is a jump and the board
 /// has at most 64 cells.
 pub fn layers(program: &Program, start: u64, sampling: Sampling) -> Option<Vec<LayerEstimate>> {
+    layers_in_batches(
+        program,
+        start,
+        sampling,
+        4 * rayon::current_num_threads().max(1),
+    )
+}
+
+/// [`layers`], its draws tested `batch` at a time on rayon's threads and
+/// then counted in order: a layer stops at the same draw as when they are
+/// tested one by one, and the generator goes on from where that draw left
+/// it, so the estimate does not depend on `batch`.
+fn layers_in_batches(
+    program: &Program,
+    start: u64,
+    sampling: Sampling,
+    batch: usize,
+) -> Option<Vec<LayerEstimate>> {
     let cells = program.cells();
     if cells > 64 {
         return None;
@@ -125,23 +144,46 @@ pub fn layers(program: &Program, start: u64, sampling: Sampling) -> Option<Vec<L
             unsettled: 0,
             jumps: 0,
         };
-        for _ in 0..sampling.draws {
-            if layer.hits >= sampling.enough_reached || layer.unsettled >= sampling.enough_unsettled
+        let enough = |layer: &LayerEstimate| {
+            layer.sampled >= sampling.draws
+                || layer.hits >= sampling.enough_reached
+                || layer.unsettled >= sampling.enough_unsettled
+        };
+        while !enough(&layer) {
+            // Draws with the generator as each leaves it, up to `batch` of
+            // them in the start's class (the others cost nothing to test).
+            let mut next = random.clone();
+            let mut drawn: Vec<(SplitMix, u64)> = Vec::new();
+            let mut in_class = 0;
+            while in_class < batch.max(1)
+                && layer.sampled as usize + drawn.len() < sampling.draws as usize
             {
-                break;
+                let position = next.subset(cells, left as usize);
+                in_class += usize::from(classes.of(position) == classes.of(start));
+                drawn.push((next.clone(), position));
             }
-            let position = random.subset(cells, left as usize);
-            layer.sampled += 1;
-            if classes.of(position) != classes.of(start) {
-                continue;
-            }
-            match reaches(&jumps, position, start, sampling.budget) {
-                Some(true) => {
-                    layer.hits += 1;
-                    layer.jumps += open_jumps(&jumps, position);
+            let tested: Vec<Option<Option<bool>>> = drawn
+                .par_iter()
+                .with_max_len(1)
+                .map(|&(_, position)| {
+                    (classes.of(position) == classes.of(start))
+                        .then(|| reaches(&jumps, position, start, sampling.budget))
+                })
+                .collect();
+            for ((after, position), test) in drawn.into_iter().zip(tested) {
+                if enough(&layer) {
+                    break;
                 }
-                Some(false) => {}
-                None => layer.unsettled += 1,
+                random = after;
+                layer.sampled += 1;
+                match test {
+                    Some(Some(true)) => {
+                        layer.hits += 1;
+                        layer.jumps += open_jumps(&jumps, position);
+                    }
+                    Some(None) => layer.unsettled += 1,
+                    Some(Some(false)) | None => {}
+                }
             }
         }
         out.push(layer);
@@ -263,6 +305,7 @@ fn binomial(n: u32, k: u32) -> u128 {
 
 /// SplitMix64: a small generator, written out so that an estimate (and so a
 /// plan) is the same on every process and every build.
+#[derive(Clone)]
 struct SplitMix(u64);
 
 impl SplitMix {
@@ -336,5 +379,31 @@ mod tests {
             assert_eq!(r.subset(37, k).count_ones() as usize, k);
         }
         assert_eq!(r.subset(64, 64), u64::MAX);
+    }
+
+    #[test]
+    fn an_estimate_does_not_depend_on_how_many_draws_are_tested_at_once() {
+        let entry = crate::catalogue::find("english33").unwrap();
+        let program = crate::Puzzle::parse(entry.text, "english33")
+            .unwrap()
+            .compile()
+            .unwrap();
+        // Every hole full but the centre.
+        let start = ((1u64 << 33) - 1) ^ 1 << 16;
+        let sampling = Sampling {
+            draws: 300,
+            budget: 2_000,
+            enough_reached: 20,
+            enough_unsettled: 5,
+        };
+        let one = layers_in_batches(&program, start, sampling, 1).unwrap();
+        assert_eq!(one.len(), 32);
+        assert!(one.iter().any(|l| l.unsettled > 0) && one.iter().any(|l| l.hits > 1));
+        for batch in [3, 16, 1000] {
+            assert_eq!(
+                layers_in_batches(&program, start, sampling, batch).unwrap(),
+                one
+            );
+        }
     }
 }

@@ -25,12 +25,19 @@ use std::panic::AssertUnwindSafe;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
+use timely::communication::Push;
+use timely::container::CapacityContainerBuilder;
+use timely::dataflow::channels::Message;
+use timely::dataflow::channels::pact::DistributorPact;
+use timely::dataflow::channels::pushers::exchange::Distributor;
+use timely::dataflow::operators::generic::operator::Operator;
 use timely::dataflow::operators::vec::{Broadcast, Input};
-use timely::dataflow::operators::{Exchange, Inspect, Probe};
+use timely::dataflow::operators::{Inspect, Probe};
 use timely::dataflow::{InputHandleVec, ProbeHandle};
 use timely::progress::Stamp;
 
 mod net;
+mod outbox;
 mod spill;
 
 pub use net::{is_lost_connection, tell_refusal};
@@ -47,15 +54,19 @@ use crate::program::Program;
 use crate::query::Output;
 use crate::query::{Cluster, Event, Listing, Observer, Request};
 use net::{Agreement, allocators, lost_peer};
+use outbox::Outbox;
 use spill::{Building, Held, Spill};
 
-/// Bytes a position of the layer being built takes beyond its own 8: its
-/// hash set's slots (1.3 to 2.7 a position at 8 bytes each) and the slack
-/// of the keys' vector ([`Building`]).
-const BUILD_BYTES: u64 = 24;
+/// Bytes a position of the layer being built takes in its partition's hash
+/// set: about 11 at the set's load, with room for a set that grew past its guess.
+const SET_BYTES: u64 = 16;
 
-/// A worker's buffers of arrivals take at most this fraction of its share.
+/// A worker's buffers of successors take at most this fraction of its share.
 const BUFFER_SHARE: u64 = 16;
+
+/// The successors a worker buffers before it inserts them into its sets:
+/// enough that a partition's set takes a long run of inserts at once.
+const MOST_BUFFERED: u64 = 1 << 25;
 
 /// With a spill, a worker keeps its layer and its sets to this fraction of its share.
 const SPILL_SHARE: u64 = 4;
@@ -109,14 +120,13 @@ pub fn count(
     // Each worker's share of the process's memory.
     let budget = limits.max_memory / cluster.threads.max(1) as u64;
     let estimate = estimate(program, start, order, cluster.workers());
-    // What a worker holds besides its layers: the successors of one chunk of
-    // parents in flight, on both sides of the exchange, and its buffers of arrivals.
-    let flight = u64::try_from(crate::engines::pegs::dataflow_round_bytes(
-        1,
-        program.moves().len(),
-    ))
-    .unwrap_or(u64::MAX)
-    .saturating_add(spill::buffer_bytes(budget / BUFFER_SHARE));
+    // What a worker holds besides its layers and its outbox: its buffered
+    // successors, and those of the chunk of parents that fills them.
+    let buffered = buffered(budget);
+    let flight = (buffered * 8).saturating_add(
+        (crate::engines::pegs::DATAFLOW_CHUNK as u64)
+            .saturating_mul(program.moves().len() as u64 * 8),
+    );
     // With a spill, a worker holds at most a quarter of its share in memory and the rest on disk.
     let disk = match &request.spill {
         None => None,
@@ -176,6 +186,8 @@ pub fn count(
             "raise --max-memory, add processes, or give --spill-dir",
         )));
     }
+    // The outbox takes half of what the estimate leaves of the share.
+    let outbox = budget.saturating_sub(held) / 2;
     let shared = Arc::new(Shared {
         program: program.clone(),
         perms,
@@ -190,7 +202,7 @@ pub fn count(
     let failed = failure.clone();
     let work = move |worker: &mut timely::worker::Worker| {
         let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            layers(worker, &shared, source, order, symmetry, budget)
+            layers(worker, &shared, source, order, symmetry, (budget, outbox))
         }));
         run.unwrap_or_else(|panic| {
             let message = panic
@@ -264,7 +276,7 @@ pub fn count(
 /// The estimated peak bytes of one of `workers` workers, the same at the
 /// sample's 95% bound, and the disk it would spill to at its peak, with a
 /// quarter more for the sample's error. In memory it holds the largest layer as lists while it
-/// builds the next in hash sets; on disk, a layer's file while it writes
+/// builds its part of the next in hash sets (its outbox is bounded apart); on disk, a layer's file while it writes
 /// the next one's runs and merges them.
 /// Layers are counted in positions; held up to `order` symmetries, a worker
 /// holds about one in `order` of them. Without a sample (a board past 64
@@ -283,7 +295,7 @@ fn estimate(program: &Program, start: u64, order: usize, workers: usize) -> (u64
             .fold(0f64, f64::max);
         (most / share).ceil() as u64
     };
-    let building = (8 + BUILD_BYTES) as f64;
+    let building = SET_BYTES as f64;
     // On disk at the end of a round: the layer's file, the runs of the
     // round's arrivals (at worst every successor, since each run is
     // deduplicated only within itself), and the merged file of the next layer.
@@ -330,14 +342,42 @@ enum Stop {
 /// The bytes a failed worker reports: past every share, so all stop.
 const FAILED: u64 = u64::MAX;
 
+/// The successors a worker with a share of `budget` buffers before it
+/// inserts them: a [`BUFFER_SHARE`] of the share, at most [`MOST_BUFFERED`].
+fn buffered(budget: u64) -> u64 {
+    (budget / BUFFER_SHARE / 8).clamp(1 << 12, MOST_BUFFERED)
+}
+
+/// Routes each batch whole to the worker that owns its partition: every
+/// position of a batch is of one partition, so the first one says where.
+struct WholeBatches {
+    peers: u64,
+}
+
+impl Distributor<Vec<u64>> for WholeBatches {
+    fn partition<T: Clone, P: Push<Message<T, Vec<u64>>>>(
+        &mut self,
+        batch: &mut Vec<u64>,
+        stamp: &Stamp<T>,
+        pushers: &mut [P],
+    ) {
+        let owner = batch.first().map_or(0, |&w| part_of(w) as u64 % self.peers);
+        Message::push_at(batch, stamp.clone(), &mut pushers[owner as usize]);
+    }
+
+    fn flush<T: Clone, P: Push<Message<T, Vec<u64>>>>(&mut self, _: &Stamp<T>, _: &mut [P]) {}
+}
+
 /// One worker's rounds, one per layer, until a layer is empty everywhere.
+/// `budget` is its share of the process's memory, and the part of it its
+/// outbox may take.
 fn layers(
     worker: &mut timely::worker::Worker,
     shared: &Shared,
     source: u64,
     order: usize,
     symmetry: bool,
-    budget: u64,
+    (budget, outbox_bytes): (u64, u64),
 ) -> std::result::Result<Summary, Stop> {
     let engine =
         GridJumps::new(&shared.program, &shared.perms).expect("checked before the workers start");
@@ -362,23 +402,26 @@ fn layers(
     };
     let mut children: InputHandleVec<u32, u64> = InputHandleVec::new();
     let mut reports: InputHandleVec<u32, Report> = InputHandleVec::new();
-    // What arrives goes into the next layer as it arrives, by round: a fast
-    // worker's next round may arrive before this worker has taken the current
-    // one. Its buffers take at most a sixteenth of the share.
-    let building = Rc::new(RefCell::new(Building::new(peers, budget / BUFFER_SHARE)));
+    // A batch that arrives goes into the next layer as it arrives, by round: a fast
+    // worker's next round may arrive before this worker has taken the current one.
+    // A spill's runs and a listing take the layers sorted.
+    let sorted = shared.spill.is_some() || shared.listing.is_some();
+    let building = Rc::new(RefCell::new(Building::new(peers, sorted)));
     let totals: Rc<RefCell<BTreeMap<u32, Vec<Report>>>> = Rc::default();
     let probe = ProbeHandle::new();
     worker.dataflow::<u32, _, _>(|scope| {
+        let route = DistributorPact(|peers: usize| WholeBatches {
+            peers: peers as u64,
+        });
         scope
             .input_from(&mut children)
-            .exchange(|w: &u64| part_of(*w) as u64)
-            .inspect_core({
+            .unary::<CapacityContainerBuilder<Vec<u64>>, _, _, _>(route, "Receive", |_, _| {
                 let building = building.clone();
-                move |event: Inspected<'_, '_, '_, u64>| {
-                    if let Ok((stamp, data)) = event {
-                        let round = stamp.least().copied().unwrap_or_default();
-                        building.borrow_mut().receive(round, data);
-                    }
+                move |input, _| {
+                    input.for_each(|time, batch| {
+                        let round = time.least().copied().unwrap_or_default();
+                        building.borrow_mut().receive(round, batch);
+                    });
                 }
             })
             .probe_with(&probe);
@@ -388,8 +431,8 @@ fn layers(
             .inspect_core(by_round(totals.clone()))
             .probe_with(&probe);
     });
-    let owns = |w: u64| part_of(w) % peers == me;
-    let mut layer = Held::Memory(if owns(source) {
+    let owns = |p: usize| p % peers == me;
+    let mut layer = Held::Memory(if owns(part_of(source)) {
         vec![vec![source]]
     } else {
         Vec::new()
@@ -406,9 +449,17 @@ fn layers(
         symmetries: if symmetry { order } else { 1 },
         ..Summary::default()
     };
-    let mut parts: Vec<Vec<u64>> = vec![Vec::new(); PARTS];
-    // The bytes held at the end of the last round: its layer and the sets of the next.
+    // The successors of the parents expanded since the last inserts, by partition.
+    let buffered = buffered(budget) as usize;
+    let mut parts: Vec<Vec<u64>> = (0..PARTS)
+        .map(|_| Vec::with_capacity(buffered / PARTS))
+        .collect();
+    let mut outbox = Outbox::new(outbox_bytes);
+    // The bytes held at the end of the last round: its layer, the sets of
+    // the next, the outbox and the buffers.
     let mut built = 0u64;
+    // The growth of the last layer, to size the sets for the next.
+    let (mut growth, mut last) = (2.0f64, 1u64);
     let mut depth: u32 = 0;
     loop {
         // A worker past its share, or failed, reports so and expands nothing,
@@ -450,35 +501,61 @@ fn layers(
             held = FAILED;
         }
         reports.send((me as u64, layer.len(), weighted, held));
-        // Sets are first sized for a layer like this one, or for what a spill lets them hold.
-        building.borrow_mut().expect(
-            layer.len().min(
-                spill
-                    .as_ref()
-                    .map_or(u64::MAX, |s| s.bytes / (8 + BUILD_BYTES)),
-            ),
-        );
+        // Sets are first sized for the next layer as the last one grew, or
+        // for what a spill lets them hold.
+        let next = (layer.len() as f64 * growth.clamp(0.5, 4.0)) as u64;
+        building
+            .borrow_mut()
+            .expect(next.min(spill.as_ref().map_or(u64::MAX, |s| s.bytes / SET_BYTES)));
+        outbox.expect(next.saturating_mul(peers as u64));
         if failure.is_none() {
             let layer_bytes = layer.memory();
-            let pass = layer.chunks(DATAFLOW_CHUNK, io, |chunk| {
-                parts.iter_mut().for_each(Vec::clear);
-                engine.expand(chunk, &mut parts);
-                for part in &mut parts {
-                    children.send_batch(part);
+            // Inserts the buffered successors: this worker's own partitions
+            // into its sets, the others' into its outbox, which is sent once
+            // it passes its room or the round ends (`end`), each batch sent
+            // as what arrives is taken in. Then the spill and the memory are checked.
+            let mut insert = |parts: &mut [Vec<u64>],
+                              worker: &mut timely::worker::Worker,
+                              children: &mut InputHandleVec<u32, u64>,
+                              end: bool|
+             -> std::result::Result<(), Stop> {
+                let mut building = building.borrow_mut();
+                for (p, part) in parts.iter_mut().enumerate() {
+                    if owns(p) {
+                        building.receive(depth, part);
+                    } else {
+                        outbox.insert(part);
+                    }
+                    part.clear();
                 }
+                if let Some(spill) = &mut spill {
+                    building.inserted();
+                    spill
+                        .spill_full(&mut building, layer_bytes)
+                        .map_err(spill_error)?;
+                }
+                drop(building);
+                // What has arrived is taken in once a pass.
                 worker.step();
-                if building.borrow_mut().inserted() {
-                    if let Some(spill) = &mut spill {
-                        spill
-                            .spill_full(&mut building.borrow_mut(), layer_bytes)
-                            .map_err(spill_error)?;
-                    }
-                    if let Some(share) = past_memory(budget, shared.threads) {
-                        return Err(Stop::Memory(depth + 1, share, budget));
-                    }
+                if end || outbox.full() {
+                    outbox.send(|mut batch| {
+                        children.send_batch(&mut batch);
+                        worker.step();
+                    });
+                }
+                match past_memory(budget, shared.threads) {
+                    Some(share) => Err(Stop::Memory(depth + 1, share, budget)),
+                    None => Ok(()),
+                }
+            };
+            let pass = layer.chunks(DATAFLOW_CHUNK, io, |chunk| {
+                engine.expand(chunk, &mut parts);
+                if parts.iter().map(Vec::len).sum::<usize>() >= buffered {
+                    insert(&mut parts, worker, &mut children, false)?;
                 }
                 Ok(())
             });
+            let pass = pass.and_then(|()| insert(&mut parts, worker, &mut children, true));
             if let Err(stop) = pass {
                 failure.get_or_insert(stop);
             }
@@ -515,6 +592,8 @@ fn layers(
         if states == 0 {
             break;
         }
+        growth = states as f64 / last as f64;
+        last = states;
         if let Some(observer) = shared
             .observer
             .as_ref()
@@ -527,17 +606,20 @@ fn layers(
         }
         summary.count.add(weight);
         *summary.histogram.entry(round).or_default() += weight;
-        let parts = {
+        let taken = {
             let mut building = building.borrow_mut();
-            built = building.bytes() + layer.memory();
+            built = building.bytes()
+                + layer.memory()
+                + outbox.bytes()
+                + parts.iter().map(|p| p.capacity() as u64 * 8).sum::<u64>();
             building.take(round)
         };
         let next = match &mut spill {
-            Some(spill) => spill.finish(round, parts).unwrap_or_else(|e| {
+            Some(spill) => spill.finish(round, taken).unwrap_or_else(|e| {
                 failure.get_or_insert(spill_error(e));
                 Held::empty()
             }),
-            None => Held::Memory(parts),
+            None => Held::Memory(taken),
         };
         std::mem::replace(&mut layer, next).discard();
     }

@@ -158,52 +158,30 @@ impl Held {
     }
 }
 
-/// The most arrivals buffered before they are scattered and inserted:
-/// enough that each partition's share is a long run of inserts into one set.
-const FLUSH: usize = 1 << 23;
-
-/// The arrivals buffered when the buffers may take `bytes`: the pending
-/// arrivals and their scattered copy take 16 bytes a position.
-fn flush(bytes: u64) -> usize {
-    usize::try_from(bytes / 16).map_or(FLUSH, |n| n.clamp(1, FLUSH))
-}
-
-/// The bytes the buffers of arrivals take at most when they may take `bytes`.
-pub(super) fn buffer_bytes(bytes: u64) -> u64 {
-    flush(bytes) as u64 * 16
-}
-
 /// The layers a worker is building, by round: one hash set per partition
-/// it owns, and the arrivals not inserted yet.
+/// it owns.
 pub(super) struct Building {
     /// The workers: a worker owns the partitions `p` with `p % peers` its
     /// index, and keeps partition `p` at `p / peers`.
     peers: usize,
-    /// Arrivals buffered before they are inserted.
-    flush: usize,
+    /// Whether a layer is taken sorted (by [`rank`]), as a spill's runs must be.
+    sorted: bool,
     /// The positions a set is first sized for.
     guess: usize,
     kept: BTreeMap<u32, Vec<Set>>,
-    /// Arrivals not inserted yet, by round.
-    pending: BTreeMap<u32, Vec<u64>>,
-    /// Arrivals scattered by partition, reused from pass to pass.
-    scattered: Vec<Vec<u64>>,
     /// Whether anything was inserted since [`Building::inserted`] was last asked.
     fresh: bool,
 }
 
 impl Building {
-    /// The building of one of `peers` workers whose buffers of arrivals may
-    /// take about `bytes` (at most [`FLUSH`] positions).
-    pub(super) fn new(peers: usize, bytes: u64) -> Building {
-        let peers = peers.max(1);
+    /// The building of one of `peers` workers; with `sorted`, the layers
+    /// it gives are sorted by [`rank`].
+    pub(super) fn new(peers: usize, sorted: bool) -> Building {
         Building {
-            peers,
-            flush: flush(bytes),
+            peers: peers.max(1),
+            sorted,
             guess: 0,
             kept: BTreeMap::new(),
-            pending: BTreeMap::new(),
-            scattered: vec![Vec::new(); PARTS.div_ceil(peers)],
             fresh: false,
         }
     }
@@ -211,46 +189,29 @@ impl Building {
     /// Sizes the sets of the rounds not begun yet for a layer of about
     /// `positions` positions on this worker.
     pub(super) fn expect(&mut self, positions: u64) {
-        let sets = self.scattered.len() as u64;
+        let sets = PARTS.div_ceil(self.peers) as u64;
         self.guess = usize::try_from(positions / sets).unwrap_or(usize::MAX);
     }
 
-    /// Takes `arrivals` for `round`: buffered, and inserted once the buffer is full.
-    pub(super) fn receive(&mut self, round: u32, arrivals: &[u64]) {
-        let pending = self.pending.entry(round).or_default();
-        pending.extend_from_slice(arrivals);
-        if pending.len() >= self.flush {
-            self.insert(round);
-        }
+    /// Inserts `batch`, positions of one partition this worker owns, into
+    /// that partition's set for `round`. A batch with more positions than
+    /// the set has cache lines reads the set through first ([`Set::warm`]).
+    pub(super) fn receive(&mut self, round: u32, batch: &[u64]) {
+        let Some(&first) = batch.first() else {
+            return;
+        };
+        let (guess, count) = (self.guess, PARTS.div_ceil(self.peers));
+        let sets = self
+            .kept
+            .entry(round)
+            .or_insert_with(|| (0..count).map(|_| Set::with_capacity(guess)).collect());
+        sets[part_of(first) / self.peers].insert_all(batch);
+        self.fresh = true;
     }
 
     /// Whether anything was inserted since the last call.
     pub(super) fn inserted(&mut self) -> bool {
         std::mem::take(&mut self.fresh)
-    }
-
-    /// Inserts the arrivals pending for `round`: scattered by partition, then
-    /// each partition's share into its set.
-    fn insert(&mut self, round: u32) {
-        let Some(pending) = self.pending.get_mut(&round) else {
-            return;
-        };
-        for &w in pending.iter() {
-            self.scattered[part_of(w) / self.peers].push(w);
-        }
-        pending.clear();
-        let (guess, count) = (self.guess, self.scattered.len());
-        let sets = self
-            .kept
-            .entry(round)
-            .or_insert_with(|| (0..count).map(|_| Set::with_capacity(guess)).collect());
-        for (set, part) in sets.iter_mut().zip(&mut self.scattered) {
-            for &w in part.iter() {
-                set.insert(w);
-            }
-            part.clear();
-        }
-        self.fresh = true;
     }
 
     /// The positions kept for `round` so far.
@@ -261,35 +222,30 @@ impl Building {
             .map_or(0, |sets| sets.iter().map(Set::len).sum())
     }
 
-    /// The bytes the sets of every round and the buffers of arrivals take.
+    /// The bytes the sets of every round take.
     pub(super) fn bytes(&self) -> u64 {
-        let sets: u64 = self.kept.values().flatten().map(Set::bytes).sum();
-        let buffers: usize = self
-            .pending
-            .values()
-            .chain(&self.scattered)
-            .map(Vec::capacity)
-            .sum();
-        sets + buffers as u64 * 8
+        self.kept.values().flatten().map(Set::bytes).sum()
     }
 
-    /// Takes the positions of `round` (its pending arrivals inserted first),
-    /// partition by partition, each sorted.
+    /// Takes the positions of `round`, partition by partition, each sorted
+    /// when the building was made `sorted`.
     pub(super) fn take(&mut self, round: u32) -> Vec<Vec<u64>> {
-        self.insert(round);
-        self.pending.remove(&round);
         let sets = self.kept.remove(&round).unwrap_or_default();
-        sets.into_iter().map(Set::into_sorted).collect()
+        let sorted = self.sorted;
+        sets.into_iter()
+            .map(|mut set| {
+                let mut keys = set.take();
+                if sorted {
+                    keys.sort_unstable();
+                }
+                keys
+            })
+            .collect()
     }
 
     /// The rounds being built.
     fn rounds(&self) -> Vec<u32> {
         self.kept.keys().copied().collect()
-    }
-
-    /// The sets' bytes alone.
-    fn set_bytes(&self) -> u64 {
-        self.kept.values().flatten().map(Set::bytes).sum()
     }
 }
 
@@ -322,7 +278,7 @@ impl Spill {
         building: &mut Building,
         layer: u64,
     ) -> std::io::Result<()> {
-        let sets = building.set_bytes();
+        let sets = building.bytes();
         if sets.saturating_add(layer) < self.bytes || sets < self.bytes / 8 {
             return Ok(());
         }
@@ -433,8 +389,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         // A spill of one byte writes every round's sets out at each call.
         let mut spill = Spill::new(&dir, 3, 1);
-        // Arrivals inserted four at a time.
-        let mut building = Building::new(1, 64);
+        let mut building = Building::new(1, true);
         let mut all = std::collections::BTreeSet::new();
         // Three waves of positions with repeats within and between them.
         for wave in 0..3u64 {
@@ -455,8 +410,9 @@ mod tests {
         assert_eq!(held.len(), got.len() as u64);
         held.discard();
         // A round that never spilled stays in memory.
-        building.receive(8, &[5, 1, 3, 1]);
-        building.insert(8);
+        for w in [5, 1, 3, 1] {
+            building.receive(8, &[w]);
+        }
         assert_eq!(building.len(8), 3);
         let held = spill.finish(8, building.take(8)).unwrap();
         assert!(matches!(held, Held::Memory(_)));
@@ -473,11 +429,15 @@ mod tests {
             .map(|k| k.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 20)
             .filter(|&w| part_of(w) % 3 == 1)
             .collect();
-        let mut building = Building::new(3, 1 << 20);
+        let mut building = Building::new(3, true);
         building.expect(1000);
-        building.receive(0, &words);
-        building.receive(0, &words);
-        building.insert(0);
+        let mut parts = vec![Vec::new(); PARTS];
+        for &w in &words {
+            parts[part_of(w)].push(w);
+        }
+        for part in parts.iter().chain(&parts) {
+            building.receive(0, part);
+        }
         let mut expected = words;
         expected.sort_unstable_by_key(|&w| rank(w));
         expected.dedup();
