@@ -1,12 +1,13 @@
 //! The workloads that dedicated solvers were built for, one bench each: lights-out all-on
 //! at n = 1000, 4000 and 10,000 (solved, checked and written as text or JSON), and the
-//! English board's counts (reachable, up to symmetry, on a winning line). README.md has the
+//! English board's counts (reachable, up to symmetry, on a winning line, and up to symmetry as a
+//! dataflow of two workers). README.md has the
 //! peers' figures beside these. Slow: `cargo bench --bench peers -- lights` or `-- english`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use pegflip::Output;
 use pegflip::{Bits, Limits, Override, Program, Puzzle, solve};
-use pegflip::{Request, enumerate};
+use pegflip::{Cluster, Request, enumerate};
 use std::hint::black_box;
 
 fn lights_out(n: usize) -> Program {
@@ -55,10 +56,17 @@ fn english(c: &mut Criterion) {
     let puzzle = Puzzle::from_file("puzzles/english33.toml").unwrap();
     let program = puzzle.compile().unwrap();
     let start = puzzle.start.clone().unwrap();
-    for (name, reachable, symmetry) in [
-        ("reachable", true, false),
-        ("reachable_symmetry", true, true),
-        ("winning_line", false, false),
+    for (name, reachable, symmetry, cluster) in [
+        ("reachable", true, false, None),
+        ("reachable_symmetry", true, true, None),
+        ("winning_line", false, false, None),
+        // The dataflow, its sample included, on two worker threads.
+        (
+            "reachable_symmetry_workers_2",
+            true,
+            true,
+            Some(Cluster::local(2)),
+        ),
     ] {
         let request = Request {
             from: Some(start.clone()),
@@ -66,7 +74,7 @@ fn english(c: &mut Criterion) {
             symmetry,
             output: Output::Count,
             distances: false,
-            cluster: None,
+            cluster,
             ..Default::default()
         };
         group.bench_function(name, |b| {

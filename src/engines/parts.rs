@@ -274,8 +274,15 @@ impl Set {
     /// Its keys, in table order. The set keeps its allocation but no
     /// buckets: [`Set::reset`] sizes it again before the next insert.
     pub(crate) fn take(&mut self) -> Vec<u64> {
-        let mut keys = Vec::with_capacity(self.len);
-        keys.extend(self.table.iter().copied().filter(|&w| w != EMPTY));
+        // Every slot is written and the count moves past the keys alone: no
+        // branch on whether a slot is empty.
+        let mut keys = vec![0; self.len + 1];
+        let mut n = 0;
+        for &w in &self.table {
+            keys[n.min(self.len)] = w;
+            n += usize::from(w != EMPTY);
+        }
+        keys.truncate(n);
         self.table.clear();
         self.buckets = 0;
         self.len = 0;

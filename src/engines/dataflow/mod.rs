@@ -2,12 +2,15 @@
 //!
 //! Every worker runs the same loop, one timely round per layer:
 //! - it expands the positions of the layer it owns with the grid-word engine
-//!   ([`crate::engines::bitboard`]), canonical up to the symmetries that fix the start;
-//! - the children are exchanged to their owners: a position belongs to the
-//!   worker its partition (a hash of the position) is routed to;
-//! - each worker inserts what it receives into one hash set per partition it
-//!   owns, its part of the next layer (`spill.rs`, on disk with a spill
-//!   directory);
+//!   ([`crate::engines::bitboard`]), canonical up to the symmetries that fix
+//!   the start, into buffers by partition (a hash of the position);
+//! - it inserts each buffer into a hash set of its partition: the sets of the
+//!   partitions it owns are its part of the next layer (`spill.rs`, on disk
+//!   with a spill directory), the others its outbox (`outbox.rs`), so a
+//!   position it reaches many times is sent once;
+//! - each outbox set goes as one batch to the worker that owns its
+//!   partition, routed whole ([`WholeBatches`]), at the end of the round or
+//!   once the outbox passes its room, and is inserted as it arrives;
 //! - its counts for the layer (positions, and positions weighted by orbit
 //!   size) are broadcast, so every worker knows the totals, when the layers
 //!   end, and whether any worker passed its memory budget.
@@ -186,8 +189,9 @@ pub fn count(
             "raise --max-memory, add processes, or give --spill-dir",
         )));
     }
-    // The outbox takes half of what the estimate leaves of the share.
-    let outbox = budget.saturating_sub(held) / 2;
+    // The outbox takes a quarter of what the estimate leaves of the share:
+    // what is in flight to a worker, the others' outboxes, takes about as much.
+    let outbox = budget.saturating_sub(held) / 4;
     let shared = Arc::new(Shared {
         program: program.clone(),
         perms,

@@ -1,12 +1,12 @@
 //! A dataflow worker's layers: the next one built from what arrives in cache-sized hash sets, one per partition it owns, in memory or spilled to disk as sorted runs.
 //!
 //! A position belongs to the worker that owns its partition
-//! ([`part_of`]). What a worker receives in a round is buffered; a full
-//! buffer is scattered by partition and each partition's share inserted
-//! into that partition's hash set ([`Building::receive`]), so that the
-//! inserts of a pass stay in one set small enough for the cache. At the end
-//! of the round each set's keys, sorted, are the worker's part of the next
-//! layer, partition by partition ([`Held`]).
+//! ([`part_of`]). What a worker keeps of its own successors, and each batch
+//! another worker sends, is one partition's positions, inserted at once into
+//! that partition's hash set ([`Building::receive`]), so that the inserts of
+//! a batch stay in one set. At the end of the round each set's keys are the
+//! worker's part of the next layer, partition by partition ([`Held`]),
+//! each sorted when the layers are spilled or listed.
 //!
 //! With a spill directory, once the sets and the layer being expanded take
 //! [`Spill::bytes`], the sets are written out as a run in that order (and
@@ -85,9 +85,10 @@ fn rank(word: u64) -> (usize, u64) {
     (part_of(word), word)
 }
 
-/// A layer as a worker holds it: ordered by [`rank`], in memory or in a file.
+/// A layer as a worker holds it: by partition, in memory or in a file.
 pub(super) enum Held {
-    /// The positions of each partition the worker owns, each sorted.
+    /// The positions of each partition the worker owns, each sorted when
+    /// the worker spills or lists.
     Memory(Vec<Vec<u64>>),
     /// A file of `len` little-endian words in [`rank`] order.
     Disk { path: PathBuf, len: u64 },
@@ -169,6 +170,10 @@ pub(super) struct Building {
     /// The positions a set is first sized for.
     guess: usize,
     kept: BTreeMap<u32, Vec<Set>>,
+    /// Sets taken empty, kept for the next rounds when the layers are not
+    /// taken sorted: refilling memory the process holds costs no page
+    /// faults. A spill lets them go, to hold less.
+    spare: Vec<Set>,
     /// Whether anything was inserted since [`Building::inserted`] was last asked.
     fresh: bool,
 }
@@ -182,6 +187,7 @@ impl Building {
             sorted,
             guess: 0,
             kept: BTreeMap::new(),
+            spare: Vec::new(),
             fresh: false,
         }
     }
@@ -201,10 +207,18 @@ impl Building {
             return;
         };
         let (guess, count) = (self.guess, PARTS.div_ceil(self.peers));
-        let sets = self
-            .kept
-            .entry(round)
-            .or_insert_with(|| (0..count).map(|_| Set::with_capacity(guess)).collect());
+        let spare = &mut self.spare;
+        let sets = self.kept.entry(round).or_insert_with(|| {
+            (0..count)
+                .map(|_| match spare.pop() {
+                    Some(mut set) => {
+                        set.reset(guess);
+                        set
+                    }
+                    None => Set::with_capacity(guess),
+                })
+                .collect()
+        });
         sets[part_of(first) / self.peers].insert_all(batch);
         self.fresh = true;
     }
@@ -222,9 +236,14 @@ impl Building {
             .map_or(0, |sets| sets.iter().map(Set::len).sum())
     }
 
-    /// The bytes the sets of every round take.
+    /// The bytes the sets of every round take, the spare ones too.
     pub(super) fn bytes(&self) -> u64 {
-        self.kept.values().flatten().map(Set::bytes).sum()
+        self.kept
+            .values()
+            .flatten()
+            .chain(&self.spare)
+            .map(Set::bytes)
+            .sum()
     }
 
     /// Takes the positions of `round`, partition by partition, each sorted
@@ -237,6 +256,8 @@ impl Building {
                 let mut keys = set.take();
                 if sorted {
                     keys.sort_unstable();
+                } else {
+                    self.spare.push(set);
                 }
                 keys
             })
