@@ -289,6 +289,35 @@ impl Set {
         keys
     }
 
+    /// Its keys, in table order, passed to `send` in vectors of at most
+    /// `chunk` keys (each below the size the allocator maps apart, so that
+    /// they are made from memory the process holds). The set is left as
+    /// [`Set::take`] leaves it.
+    #[cfg(feature = "dataflow")]
+    pub(crate) fn take_in(&mut self, chunk: usize, mut send: impl FnMut(Vec<u64>)) {
+        let chunk = chunk.max(1);
+        let mut left = self.len;
+        let mut keys = Vec::with_capacity(chunk.min(left));
+        for &w in &self.table {
+            if w != EMPTY {
+                keys.push(w);
+                if keys.len() == chunk {
+                    left -= chunk;
+                    send(std::mem::replace(
+                        &mut keys,
+                        Vec::with_capacity(chunk.min(left)),
+                    ));
+                }
+            }
+        }
+        if !keys.is_empty() {
+            send(keys);
+        }
+        self.table.clear();
+        self.buckets = 0;
+        self.len = 0;
+    }
+
     /// The bytes it holds.
     pub(crate) fn bytes(&self) -> u64 {
         self.table.capacity() as u64 * 8
@@ -297,5 +326,58 @@ impl Set {
     /// How many keys it holds.
     pub(crate) fn len(&self) -> usize {
         self.len
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Distinct words of 63 bits, with each one twice.
+    fn words(n: u64) -> Vec<u64> {
+        (0..2 * n)
+            .map(|k| (k % n).wrapping_mul(0x2545_F491_4F6C_DD1D) >> 1)
+            .collect()
+    }
+
+    #[test]
+    fn a_set_keeps_each_word_once_and_gives_them_all_back() {
+        // Sized for far fewer keys than it takes: it grows.
+        let mut set = Set::with_capacity(10);
+        for w in words(5000) {
+            set.insert(w);
+        }
+        assert_eq!(set.len(), 5000);
+        let mut keys = set.take();
+        keys.sort_unstable();
+        let mut expected = words(5000);
+        expected.sort_unstable();
+        expected.dedup();
+        assert_eq!(keys, expected);
+        // Taken, it is empty; sized again, it takes keys again.
+        assert_eq!(set.len(), 0);
+        set.reset(4);
+        set.insert(7);
+        assert_eq!(set.take(), vec![7]);
+    }
+
+    #[cfg(feature = "dataflow")]
+    #[test]
+    fn a_set_taken_in_chunks_gives_every_key_once_in_chunks_of_at_most_the_size() {
+        for (n, chunk) in [(0, 4), (1, 1), (1000, 64), (1024, 256), (999, 1000)] {
+            let mut set = Set::with_capacity(n as usize);
+            set.insert_all(&words(n));
+            let mut got = Vec::new();
+            set.take_in(chunk, |keys| {
+                assert!(!keys.is_empty() && keys.len() <= chunk);
+                got.extend(keys);
+            });
+            got.sort_unstable();
+            let mut expected = words(n);
+            expected.sort_unstable();
+            expected.dedup();
+            assert_eq!(got, expected, "{n} keys in chunks of {chunk}");
+            assert_eq!(set.len(), 0);
+        }
     }
 }

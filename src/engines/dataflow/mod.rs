@@ -8,8 +8,8 @@
 //!   partitions it owns are its part of the next layer (`spill.rs`, on disk
 //!   with a spill directory), the others its outbox (`outbox.rs`), so a
 //!   position it reaches many times is sent once;
-//! - each outbox set goes as one batch to the worker that owns its
-//!   partition, routed whole ([`WholeBatches`]), at the end of the round or
+//! - each outbox set goes in batches to the worker that owns its
+//!   partition, each batch routed whole ([`WholeBatches`]), at the end of the round or
 //!   once the outbox passes its room, and is inserted as it arrives;
 //! - its counts for the layer (positions, and positions weighted by orbit
 //!   size) are broadcast, so every worker knows the totals, when the layers

@@ -1,4 +1,4 @@
-//! What a dataflow worker sends: its successors in the partitions other workers own, deduplicated in hash sets until they are sent, each partition's set as one batch.
+//! What a dataflow worker sends: its successors in the partitions other workers own, deduplicated in hash sets until they are sent, a partition's set in batches of its positions.
 //!
 //! A position reached from several parents of one worker is sent once, not
 //! once a parent. The sets are sent at the end of a round, or as soon as
@@ -10,6 +10,11 @@ use crate::engines::parts::{PARTS, Set, part_of};
 /// Bytes a position in an outbox set is counted at: its slot at the set's
 /// load, with room for a set that grew past its guess.
 const SLOT_BYTES: u64 = 16;
+
+/// The most positions in a batch: half a megabyte, under the size the
+/// allocator maps apart ([`crate::memory`]), so that making a batch and
+/// taking one in costs no fresh pages; still many to a set's cache line.
+pub(super) const BATCH: usize = 1 << 16;
 
 /// One worker's outbox: a set for each partition it does not own.
 pub(super) struct Outbox {
@@ -60,15 +65,12 @@ impl Outbox {
         self.sets.iter().map(|s| s.len() as u64).sum::<u64>() > self.room
     }
 
-    /// Calls `send` on each set's positions, one partition at a time, and
-    /// empties the sets.
+    /// Calls `send` on each set's positions, one partition at a time in
+    /// batches of at most [`BATCH`], and empties the sets.
     pub(super) fn send(&mut self, mut send: impl FnMut(Vec<u64>)) {
         for (set, sized) in self.sets.iter_mut().zip(&mut self.sized) {
             if std::mem::take(sized) {
-                let batch = set.take();
-                if !batch.is_empty() {
-                    send(batch);
-                }
+                set.take_in(BATCH, &mut send);
             }
         }
     }
@@ -84,7 +86,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn each_position_is_sent_once_a_batch_in_its_partition() {
+    fn each_position_is_sent_once_in_batches_of_its_partition() {
         let words: Vec<u64> = (0..50_000u64)
             .map(|k| (k % 20_000).wrapping_mul(0x2545_F491_4F6C_DD1D) >> 20)
             .collect();
