@@ -196,13 +196,13 @@ fn collect(engine: &GridJumps, sources: &[u64], max_memory: u64, held: u64) -> R
     Ok(kept)
 }
 
-/// The most parents a dataflow worker expands between two exchanges: it
-/// bounds the successors in flight.
+/// The parents a dataflow worker expands at a time before it looks whether
+/// its buffers of successors are full.
 pub const DATAFLOW_CHUNK: usize = 1 << 13;
 
-/// The bytes a dataflow's `workers` hold in flight at most: each expands
-/// [`DATAFLOW_CHUNK`] parents into at most `moves` successors of a word,
-/// buffered on both sides of the exchange.
+/// The least a dataflow's `workers` hold besides their layers, which the
+/// planner asks for up front: each expands [`DATAFLOW_CHUNK`] parents into
+/// at most `moves` successors of a word, and buffers at least as many.
 pub fn dataflow_round_bytes(workers: usize, moves: usize) -> u128 {
     workers as u128 * DATAFLOW_CHUNK as u128 * moves as u128 * 16
 }

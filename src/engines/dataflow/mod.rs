@@ -60,9 +60,10 @@ use net::{Agreement, allocators, lost_peer};
 use outbox::Outbox;
 use spill::{Building, Held, Spill};
 
-/// Bytes a position of the layer being built takes in its partition's hash
-/// set: about 11 at the set's load, with room for a set that grew past its guess.
-const SET_BYTES: u64 = 16;
+/// Bytes a position of the layer being built is estimated at in its
+/// partition's hash set: about 11 at the set's load, 21 in a set that grew
+/// past its guess, and the sets keep their tables from round to round.
+const SET_BYTES: u64 = 32;
 
 /// A worker's buffers of successors take at most this fraction of its share.
 const BUFFER_SHARE: u64 = 16;
@@ -124,9 +125,10 @@ pub fn count(
     let budget = limits.max_memory / cluster.threads.max(1) as u64;
     let estimate = estimate(program, start, order, cluster.workers());
     // What a worker holds besides its layers and its outbox: its buffered
-    // successors, and those of the chunk of parents that fills them.
+    // successors (their vectors at up to twice their length), and those of
+    // the chunk of parents that fills them.
     let buffered = buffered(budget);
-    let flight = (buffered * 8).saturating_add(
+    let flight = (buffered * 16).saturating_add(
         (crate::engines::pegs::DATAFLOW_CHUNK as u64)
             .saturating_mul(program.moves().len() as u64 * 8),
     );
@@ -280,8 +282,8 @@ pub fn count(
 /// The estimated peak bytes of one of `workers` workers, the same at the
 /// sample's 95% bound, and the disk it would spill to at its peak, with a
 /// quarter more for the sample's error. In memory it holds the largest layer as lists while it
-/// builds its part of the next in hash sets (its outbox is bounded apart); on disk, a layer's file while it writes
-/// the next one's runs and merges them.
+/// builds its part of the next in hash sets (its outbox is bounded apart); on disk, a layer's
+/// file while it writes the next one's runs and merges them.
 /// Layers are counted in positions; held up to `order` symmetries, a worker
 /// holds about one in `order` of them. Without a sample (a board past 64
 /// cells), nothing is estimated.
