@@ -283,16 +283,19 @@ impl Set {
             n += usize::from(w != EMPTY);
         }
         keys.truncate(n);
-        self.table.clear();
-        self.buckets = 0;
-        self.len = 0;
+        self.empty();
         keys
     }
 
+    /// Drops its keys and buckets, keeping the allocation.
+    fn empty(&mut self) {
+        self.table.clear();
+        self.buckets = 0;
+        self.len = 0;
+    }
+
     /// Its keys, in table order, passed to `send` in vectors of at most
-    /// `chunk` keys (each below the size the allocator maps apart, so that
-    /// they are made from memory the process holds). The set is left as
-    /// [`Set::take`] leaves it.
+    /// `chunk` keys. The set is left as [`Set::take`] leaves it.
     #[cfg(feature = "dataflow")]
     pub(crate) fn take_in(&mut self, chunk: usize, mut send: impl FnMut(Vec<u64>)) {
         let chunk = chunk.max(1);
@@ -313,9 +316,7 @@ impl Set {
         if !keys.is_empty() {
             send(keys);
         }
-        self.table.clear();
-        self.buckets = 0;
-        self.len = 0;
+        self.empty();
     }
 
     /// The bytes it holds.

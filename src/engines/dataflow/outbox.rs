@@ -11,9 +11,8 @@ use crate::engines::parts::{PARTS, Set, part_of};
 /// load, with room for a set that grew past its guess.
 const SLOT_BYTES: u64 = 16;
 
-/// The most positions in a batch: half a megabyte, under the size the
-/// allocator maps apart ([`crate::memory`]), so that making a batch and
-/// taking one in costs no fresh pages; still many to a set's cache line.
+/// The most positions in a batch: half a megabyte, so that no message
+/// passes that size, and still many to each of a set's cache lines.
 pub(super) const BATCH: usize = 1 << 16;
 
 /// One worker's outbox: a set for each partition it does not own.
