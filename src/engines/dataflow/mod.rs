@@ -57,7 +57,7 @@ use crate::program::Program;
 use crate::query::Output;
 use crate::query::{Cluster, Event, Listing, Observer, Request};
 use net::{Agreement, allocators, lost_peer};
-use outbox::Outbox;
+use outbox::{Handoff, Outbox};
 use spill::{Building, Held, Spill};
 
 /// Bytes a position of the layer being built is estimated at in its
@@ -124,11 +124,17 @@ pub fn count(
     // Each worker's share of the process's memory.
     let budget = limits.max_memory / cluster.threads.max(1) as u64;
     let estimate = estimate(program, start, order, cluster.workers());
-    // What a worker holds besides its layers and its outbox: its buffered
-    // successors (their vectors at up to twice their length), and those of
-    // the chunk of parents that fills them.
-    let buffered = buffered(budget);
-    let flight = (buffered * 16).saturating_add(
+    // What a worker holds besides its layers and its outbox: its buffers of
+    // successors, and those of the chunk of parents that fills them; with
+    // other workers in its process, the buffers in flight to it and the
+    // emptied ones kept.
+    let buffers = (room(buffered(budget)) * PARTS) as u64;
+    let handoff = if cluster.threads > 1 {
+        Handoff::bytes(buffers)
+    } else {
+        0
+    };
+    let flight = (buffers * 8).saturating_add(handoff).saturating_add(
         (crate::engines::pegs::DATAFLOW_CHUNK as u64)
             .saturating_mul(program.moves().len() as u64 * 8),
     );
@@ -201,6 +207,7 @@ pub fn count(
         observer: request.observer.clone(),
         spill: request.spill.clone(),
         threads: cluster.threads,
+        handoff: Handoff::new(cluster.threads, buffers),
     });
     let (builders, comms) = allocators(cluster, &Agreement::of(program, request, cluster))?;
     // The first worker failure, in words: a panic's message is lost in timely's join.
@@ -330,6 +337,8 @@ struct Shared {
     spill: Option<std::path::PathBuf>,
     /// Workers per process.
     threads: usize,
+    /// The buffers the process's workers hand to each other.
+    handoff: Handoff,
 }
 
 /// Why a worker stopped before the last layer.
@@ -352,6 +361,13 @@ const FAILED: u64 = u64::MAX;
 /// inserts them: a [`BUFFER_SHARE`] of the share, at most [`MOST_BUFFERED`].
 fn buffered(budget: u64) -> u64 {
     (budget / BUFFER_SHARE / 8).clamp(1 << 12, MOST_BUFFERED)
+}
+
+/// The room of each partition's buffer of a worker that buffers `buffered`
+/// successors: a quarter more than its share, so that the chunk of parents
+/// that passes the share does not make it grow.
+fn room(buffered: u64) -> usize {
+    usize::try_from((buffered + buffered / 4) / PARTS as u64).unwrap_or(usize::MAX)
 }
 
 /// Routes each batch whole to the worker that owns its partition: every
@@ -379,7 +395,7 @@ impl Distributor<Vec<u64>> for WholeBatches {
 /// outbox may take.
 fn layers(
     worker: &mut timely::worker::Worker,
-    shared: &Shared,
+    shared: &Arc<Shared>,
     source: u64,
     order: usize,
     symmetry: bool,
@@ -406,7 +422,10 @@ fn layers(
             }
         }
     };
+    // Batches from another process's outbox, and buffers handed over whole
+    // by a worker of this process.
     let mut children: InputHandleVec<u32, u64> = InputHandleVec::new();
+    let mut handed: InputHandleVec<u32, u64> = InputHandleVec::new();
     let mut reports: InputHandleVec<u32, Report> = InputHandleVec::new();
     // A batch that arrives goes into the next layer as it arrives, by round: a fast
     // worker's next round may arrive before this worker has taken the current one.
@@ -416,17 +435,35 @@ fn layers(
     let totals: Rc<RefCell<BTreeMap<u32, Vec<Report>>>> = Rc::default();
     let probe = ProbeHandle::new();
     worker.dataflow::<u32, _, _>(|scope| {
-        let route = DistributorPact(|peers: usize| WholeBatches {
-            peers: peers as u64,
-        });
+        let route = || {
+            DistributorPact(|peers: usize| WholeBatches {
+                peers: peers as u64,
+            })
+        };
         scope
             .input_from(&mut children)
-            .unary::<CapacityContainerBuilder<Vec<u64>>, _, _, _>(route, "Receive", |_, _| {
+            .unary::<CapacityContainerBuilder<Vec<u64>>, _, _, _>(route(), "Receive", |_, _| {
                 let building = building.clone();
                 move |input, _| {
                     input.for_each(|time, batch| {
                         let round = time.least().copied().unwrap_or_default();
                         building.borrow_mut().receive(round, batch);
+                    });
+                }
+            })
+            .probe_with(&probe);
+        scope
+            .input_from(&mut handed)
+            .unary::<CapacityContainerBuilder<Vec<u64>>, _, _, _>(route(), "Take", |_, _| {
+                let building = building.clone();
+                let shared = shared.clone();
+                move |input, _| {
+                    input.for_each(|time, batch| {
+                        let round = time.least().copied().unwrap_or_default();
+                        building.borrow_mut().receive(round, batch);
+                        shared
+                            .handoff
+                            .taken(me % shared.threads, std::mem::take(batch));
                     });
                 }
             })
@@ -438,6 +475,9 @@ fn layers(
             .probe_with(&probe);
     });
     let owns = |p: usize| p % peers == me;
+    // A partition's owner, by its index among this process's workers when it is one of them.
+    let threads = shared.threads.max(1);
+    let local = |p: usize| (p % peers / threads == me / threads).then_some(p % peers % threads);
     let mut layer = Held::Memory(if owns(part_of(source)) {
         vec![vec![source]]
     } else {
@@ -456,10 +496,9 @@ fn layers(
         ..Summary::default()
     };
     // The successors of the parents expanded since the last inserts, by partition.
+    let room = room(buffered(budget));
     let buffered = buffered(budget) as usize;
-    let mut parts: Vec<Vec<u64>> = (0..PARTS)
-        .map(|_| Vec::with_capacity(buffered / PARTS))
-        .collect();
+    let mut parts: Vec<Vec<u64>> = (0..PARTS).map(|_| Vec::with_capacity(room)).collect();
     let mut outbox = Outbox::new(outbox_bytes);
     // The bytes held at the end of the last round: its layer, the sets of
     // the next, the outbox and the buffers.
@@ -517,18 +556,30 @@ fn layers(
         if failure.is_none() {
             let layer_bytes = layer.memory();
             // Inserts the buffered successors: this worker's own partitions
-            // into its sets, the others' into its outbox, which is sent once
+            // into its sets; hands those a worker of this process owns over
+            // whole; inserts the others' into its outbox, which is sent once
             // it passes its room or the round ends (`end`), each batch sent
             // as what arrives is taken in. Then the spill and the memory are checked.
             let mut insert = |parts: &mut [Vec<u64>],
                               worker: &mut timely::worker::Worker,
-                              children: &mut InputHandleVec<u32, u64>,
+                              (children, handed): (
+                &mut InputHandleVec<u32, u64>,
+                &mut InputHandleVec<u32, u64>,
+            ),
                               end: bool|
              -> std::result::Result<(), Stop> {
                 let mut building = building.borrow_mut();
                 for (p, part) in parts.iter_mut().enumerate() {
                     if owns(p) {
                         building.receive(depth, part);
+                    } else if let Some(to) = local(p) {
+                        if !part.is_empty() {
+                            shared.handoff.sent(to, part.capacity());
+                            handed.send_batch(part);
+                            if part.capacity() == 0 {
+                                *part = shared.handoff.buffer(room);
+                            }
+                        }
                     } else {
                         outbox.insert(part);
                     }
@@ -541,8 +592,13 @@ fn layers(
                         .map_err(spill_error)?;
                 }
                 drop(building);
-                // What has arrived is taken in once a pass.
+                // What has arrived is taken in once a pass, and more while a
+                // worker of this process has too much in flight to it.
                 worker.step();
+                while shared.handoff.crowded(me % threads) {
+                    std::thread::yield_now();
+                    worker.step();
+                }
                 if end || outbox.full() {
                     outbox.send(|mut batch| {
                         children.send_batch(&mut batch);
@@ -557,17 +613,19 @@ fn layers(
             let pass = layer.chunks(DATAFLOW_CHUNK, io, |chunk| {
                 engine.expand(chunk, &mut parts);
                 if parts.iter().map(Vec::len).sum::<usize>() >= buffered {
-                    insert(&mut parts, worker, &mut children, false)?;
+                    insert(&mut parts, worker, (&mut children, &mut handed), false)?;
                 }
                 Ok(())
             });
-            let pass = pass.and_then(|()| insert(&mut parts, worker, &mut children, true));
+            let pass =
+                pass.and_then(|()| insert(&mut parts, worker, (&mut children, &mut handed), true));
             if let Err(stop) = pass {
                 failure.get_or_insert(stop);
             }
         }
         depth += 1;
         children.advance_to(depth);
+        handed.advance_to(depth);
         reports.advance_to(depth);
         while probe.less_than(children.time()) {
             worker.step();

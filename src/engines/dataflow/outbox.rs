@@ -1,9 +1,16 @@
-//! What a dataflow worker sends: its successors in the partitions other workers own, deduplicated in hash sets until they are sent, a partition's set in batches of its positions.
+//! What a dataflow worker sends: to a worker of another process, its successors deduplicated in hash sets and sent in batches of a partition; to a worker of its own process, its buffers whole.
 //!
-//! A position reached from several parents of one worker is sent once, not
-//! once a parent. The sets are sent at the end of a round, or as soon as
-//! they hold more than the outbox's share of the worker's memory: what is
-//! in flight to a worker is then at most what the others' outboxes held.
+//! A position reached from several parents of one worker is sent over the
+//! network once, not once a parent. The sets are sent at the end of a round,
+//! or as soon as they hold more than the outbox's share of the worker's
+//! memory: what is in flight to a worker is then at most what the others'
+//! outboxes held. Between threads of one process a buffer moves without a
+//! copy, so it is handed over as it is ([`Handoff`]), and inserted once, by
+//! the worker that owns it; a worker with too much in flight to it makes
+//! its senders wait.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::engines::parts::{PARTS, Set, part_of};
 
@@ -80,6 +87,85 @@ impl Outbox {
     }
 }
 
+/// The buffers the workers of one process hand to each other whole: what
+/// is in flight to each of them, and the emptied buffers, kept to be filled
+/// again without fresh pages. Both are counted by the buffers' room.
+///
+/// A sender takes an emptied buffer for each one it hands over, and makes a
+/// new one only when none is kept, so what is kept and what is in flight
+/// together never pass the most that was in flight: for each worker, half
+/// its own buffers' room, and the one pass of a sender past that.
+pub(super) struct Handoff {
+    /// Room of the buffers sent to each worker of the process and not yet inserted.
+    in_flight: Vec<AtomicU64>,
+    /// Past this much room in flight to a worker, its senders wait.
+    most: u64,
+    /// Emptied buffers, and their room.
+    pool: Mutex<(Vec<Vec<u64>>, u64)>,
+    /// The most room the emptied buffers keep.
+    keep: u64,
+}
+
+impl Handoff {
+    /// The hand-off between `threads` workers whose buffers have room for
+    /// `buffers` positions each.
+    pub(super) fn new(threads: usize, buffers: u64) -> Handoff {
+        let most = (buffers / 2).max(1);
+        Handoff {
+            in_flight: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            most,
+            pool: Mutex::new((Vec::new(), 0)),
+            keep: (most + buffers).saturating_mul(threads as u64),
+        }
+    }
+
+    /// Counts a buffer with room for `room` positions sent to the process's worker `to`.
+    pub(super) fn sent(&self, to: usize, room: usize) {
+        self.in_flight[to].fetch_add(room as u64, Ordering::Relaxed);
+    }
+
+    /// Counts `buffer` taken in by the process's worker `by`, and keeps it
+    /// to be filled again while the emptied buffers have room.
+    pub(super) fn taken(&self, by: usize, mut buffer: Vec<u64>) {
+        self.in_flight[by].fetch_sub(buffer.capacity() as u64, Ordering::Relaxed);
+        buffer.clear();
+        if let Ok(mut pool) = self.pool.lock()
+            && pool.1 + buffer.capacity() as u64 <= self.keep
+        {
+            pool.1 += buffer.capacity() as u64;
+            pool.0.push(buffer);
+        }
+    }
+
+    /// An emptied buffer to fill again, or a new one with room for `positions`.
+    pub(super) fn buffer(&self, positions: usize) -> Vec<u64> {
+        self.pool
+            .lock()
+            .ok()
+            .and_then(|mut pool| {
+                let buffer = pool.0.pop()?;
+                pool.1 -= buffer.capacity() as u64;
+                Some(buffer)
+            })
+            .unwrap_or_else(|| Vec::with_capacity(positions))
+    }
+
+    /// Whether any worker but `me` has more than its most in flight to it.
+    pub(super) fn crowded(&self, me: usize) -> bool {
+        self.in_flight
+            .iter()
+            .enumerate()
+            .any(|(k, n)| k != me && n.load(Ordering::Relaxed) > self.most)
+    }
+
+    /// The bytes one worker's share of the hand-off may hold, when its
+    /// buffers have room for `buffers` positions: what is in flight to it
+    /// and kept, half that room and a pass of another worker's past it.
+    pub(super) fn bytes(buffers: u64) -> u64 {
+        buffers.saturating_mul(8 * 3 / 2)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,5 +215,35 @@ mod tests {
             outbox.insert(&[w]);
         }
         assert!(outbox.full());
+    }
+
+    #[test]
+    fn a_handoff_counts_what_is_in_flight_and_keeps_emptied_buffers() {
+        // Buffers of room 200 in all: past 100 in flight, senders wait;
+        // the emptied buffers keep at most (100 + 200) x 2.
+        let handoff = Handoff::new(2, 200);
+        assert!(!handoff.crowded(0));
+        let a: Vec<u64> = Vec::with_capacity(60);
+        let b: Vec<u64> = Vec::with_capacity(60);
+        handoff.sent(1, a.capacity());
+        assert!(!handoff.crowded(0));
+        handoff.sent(1, b.capacity());
+        // Worker 1 has 120 in flight to it: its senders wait, it does not.
+        assert!(handoff.crowded(0));
+        assert!(!handoff.crowded(1));
+        handoff.taken(1, a);
+        assert!(!handoff.crowded(0));
+        handoff.taken(1, b);
+        // The third would take the room kept past 600.
+        let c: Vec<u64> = Vec::with_capacity(500);
+        handoff.sent(0, c.capacity());
+        handoff.taken(0, c);
+        assert!(!handoff.crowded(0) && !handoff.crowded(1));
+        for _ in 0..2 {
+            let again = handoff.buffer(7);
+            assert!(again.is_empty());
+            assert_eq!(again.capacity(), 60);
+        }
+        assert_eq!(handoff.buffer(7).capacity(), 7);
     }
 }
