@@ -2,9 +2,12 @@
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::ops::{Deref, DerefMut};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use timely::communication::Hooks;
+use timely::communication::allocator::zero_copy::bytes_slab::BytesRefill;
 use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
 use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
 
@@ -199,7 +202,10 @@ pub(super) fn allocators(
     cluster: &Cluster,
     agreement: &Agreement,
 ) -> Result<(Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>)> {
-    let hooks = Hooks::default();
+    let hooks = Hooks {
+        refill: recycled_buffers(),
+        ..Hooks::default()
+    };
     let local = ProcessBuilder::new_typed_vector(
         cluster.threads,
         hooks.refill.clone(),
@@ -219,6 +225,61 @@ pub(super) fn allocators(
         builders.into_iter().map(AllocatorBuilder::Tcp).collect(),
         Box::new(guard),
     ))
+}
+
+/// The most bytes of network buffers a process keeps for reuse.
+const KEPT_BUFFERS: usize = 64 << 20;
+
+/// Network buffers that go back to their process's pool when timely lets
+/// them go. Timely asks for a new buffer whenever those it has are still
+/// being read from, and by default makes a fresh zeroed one, whose pages
+/// the system must clear; a buffer from the pool is only overwritten.
+struct Recycled {
+    bytes: Box<[u8]>,
+    pool: Arc<Mutex<Vec<Box<[u8]>>>>,
+}
+
+impl Deref for Recycled {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+impl DerefMut for Recycled {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        &mut self.bytes
+    }
+}
+
+impl Drop for Recycled {
+    fn drop(&mut self) {
+        let bytes = std::mem::take(&mut self.bytes);
+        if let Ok(mut pool) = self.pool.lock()
+            && pool.iter().map(|b| b.len()).sum::<usize>() + bytes.len() <= KEPT_BUFFERS
+        {
+            pool.push(bytes);
+        }
+    }
+}
+
+/// Timely's buffers for one process, taken from a pool of at most
+/// [`KEPT_BUFFERS`] bytes when one of the size asked for is there.
+fn recycled_buffers() -> BytesRefill {
+    let pool: Arc<Mutex<Vec<Box<[u8]>>>> = Arc::default();
+    BytesRefill {
+        logic: Arc::new(move |size| {
+            let kept = pool.lock().ok().and_then(|mut kept| {
+                let at = kept.iter().position(|b| b.len() == size)?;
+                Some(kept.swap_remove(at))
+            });
+            Box::new(Recycled {
+                bytes: kept.unwrap_or_else(|| vec![0u8; size].into_boxed_slice()),
+                pool: pool.clone(),
+            })
+        }),
+        limit: None,
+    }
 }
 
 /// One stream to every other process, in process order (`None` for this
