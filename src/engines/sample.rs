@@ -124,6 +124,7 @@ fn layers_in_batches(
     }
     let jumps = backward_jumps(program)?;
     let classes = Classes::new(&jumps, cells);
+    let search = Search::new(&jumps, cells);
     let pegs = start.count_ones();
     let mut random = SplitMix(start ^ 0x5eed_0f1a_7e75);
     let mut out = vec![LayerEstimate {
@@ -165,10 +166,13 @@ fn layers_in_batches(
             let tested: Vec<Option<Option<bool>>> = drawn
                 .par_iter()
                 .with_max_len(1)
-                .map(|&(_, position)| {
-                    (classes.of(position) == classes.of(start))
-                        .then(|| reaches(&jumps, position, start, sampling.budget))
-                })
+                .map_init(
+                    || Seen::with_capacity_and_hasher(sampling.budget + 1, Default::default()),
+                    |seen, &(_, position)| {
+                        (classes.of(position) == classes.of(start))
+                            .then(|| search.reaches(position, start, sampling.budget, seen))
+                    },
+                )
                 .collect();
             for ((after, position), test) in drawn.into_iter().zip(tested) {
                 if enough(&layer) {
@@ -269,8 +273,99 @@ impl Classes {
     }
 }
 
-/// Whether `start` reaches `position`: a search backwards from `position`;
-/// `None` past `budget` positions.
+/// The positions a reachability test has seen.
+type Seen = FxHashSet<u64>;
+
+/// The backward jumps of a board, indexed by the cells they need: on a
+/// board of at most 128 jumps, a position's open jumps are then found from
+/// its pegs or its holes, whichever are fewer.
+struct Search<'j> {
+    jumps: &'j [Backward],
+    /// Per cell, the set of the jumps whose peg is there; empty past 128 jumps.
+    by_peg: Vec<u128>,
+    /// Per cell, the set of the jumps that need it empty.
+    by_hole: Vec<u128>,
+}
+
+impl<'j> Search<'j> {
+    fn new(jumps: &'j [Backward], cells: usize) -> Search<'j> {
+        let (mut by_peg, mut by_hole) = (Vec::new(), Vec::new());
+        if jumps.len() <= 128 {
+            by_peg = vec![0u128; cells];
+            by_hole = vec![0u128; cells];
+            for (k, j) in jumps.iter().enumerate() {
+                by_peg[j.peg.trailing_zeros() as usize] |= 1 << k;
+                let mut holes = j.holes;
+                while holes != 0 {
+                    by_hole[holes.trailing_zeros() as usize] |= 1 << k;
+                    holes &= holes - 1;
+                }
+            }
+        }
+        Search {
+            jumps,
+            by_peg,
+            by_hole,
+        }
+    }
+
+    /// Whether `start` reaches `position`: a search backwards from
+    /// `position`; `None` past `budget` positions. `seen` is emptied first
+    /// and kept for the next test. The jumps are tried in the board's
+    /// order, so the search is the same whichever way they are found.
+    fn reaches(&self, position: u64, start: u64, budget: usize, seen: &mut Seen) -> Option<bool> {
+        let goal = start.count_ones();
+        let cells = self.by_peg.len() as u32;
+        seen.clear();
+        let mut stack = vec![position];
+        while let Some(p) = stack.pop() {
+            if p.count_ones() == goal {
+                if p == start {
+                    return Some(true);
+                }
+                continue;
+            }
+            let mut visit = |j: &Backward| {
+                if p & j.peg != 0 && p & j.holes == 0 {
+                    let q = p ^ j.peg ^ j.holes;
+                    if seen.insert(q) {
+                        if seen.len() > budget {
+                            return false;
+                        }
+                        stack.push(q);
+                    }
+                }
+                true
+            };
+            // A jump is open where its peg is a peg of `p` and both its other
+            // cells are holes: it is among the jumps of the pegs, and among
+            // those of the holes; whichever are fewer are looked through.
+            let mut open = if cells == 0 {
+                // Past 128 jumps: every one is tried.
+                if !self.jumps.iter().all(&mut visit) {
+                    return None;
+                }
+                continue;
+            } else if p.count_ones() * 2 <= cells {
+                cells_of(p).fold(0u128, |o, c| o | self.by_peg[c])
+            } else {
+                cells_of(!p & mask(cells)).fold(0u128, |o, c| o | self.by_hole[c])
+            };
+            while open != 0 {
+                let k = open.trailing_zeros() as usize;
+                open &= open - 1;
+                if !visit(&self.jumps[k]) {
+                    return None;
+                }
+            }
+        }
+        Some(false)
+    }
+}
+
+/// Whether `start` reaches `position`, trying every jump in turn: the plain
+/// search [`Search::reaches`] is checked against.
+#[cfg(test)]
 fn reaches(jumps: &[Backward], position: u64, start: u64, budget: usize) -> Option<bool> {
     let goal = start.count_ones();
     let mut seen: FxHashSet<u64> = FxHashSet::default();
@@ -295,6 +390,23 @@ fn reaches(jumps: &[Backward], position: u64, start: u64, budget: usize) -> Opti
         }
     }
     Some(false)
+}
+
+/// The cells of a position, lowest first.
+fn cells_of(position: u64) -> impl Iterator<Item = usize> {
+    let mut rest = position;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let c = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            c
+        })
+    })
+}
+
+/// The first `cells` cells.
+fn mask(cells: u32) -> u64 {
+    if cells >= 64 { !0 } else { (1u64 << cells) - 1 }
 }
 
 /// `C(n, k)`, exactly.
@@ -379,6 +491,68 @@ mod tests {
             assert_eq!(r.subset(37, k).count_ones() as usize, k);
         }
         assert_eq!(r.subset(64, 64), u64::MAX);
+    }
+
+    /// The test by the jumps on a position's pegs answers as the plain one,
+    /// budget and all, on every board that has positions of each kind.
+    #[test]
+    fn the_indexed_search_answers_as_the_plain_one() {
+        for name in ["english33", "french37", "triangle15", "pebble12"] {
+            let entry = crate::catalogue::find(name).unwrap();
+            let program = crate::Puzzle::parse(entry.text, name)
+                .unwrap()
+                .compile()
+                .unwrap();
+            let cells = program.cells();
+            let jumps = backward_jumps(&program).unwrap();
+            let search = Search::new(&jumps, cells);
+            // The path for boards past 128 jumps, which tries every jump.
+            let every = Search {
+                jumps: &jumps,
+                by_peg: Vec::new(),
+                by_hole: Vec::new(),
+            };
+            let full = if cells == 64 { !0 } else { (1u64 << cells) - 1 };
+            let mut random = SplitMix(11);
+            let mut seen = Seen::default();
+            let mut answers = [0; 3];
+            for _ in 0..400 {
+                let start = full ^ 1 << random.below(cells);
+                // A random position, or one played from the start at random.
+                let left = 1 + random.below(cells - 2);
+                let mut position = random.subset(cells, left);
+                if random.below(2) == 0 {
+                    position = start;
+                    for _ in 0..random.below(cells) {
+                        let open: Vec<&Backward> = jumps
+                            .iter()
+                            .filter(|j| position & j.holes == j.holes && position & j.peg == 0)
+                            .collect();
+                        if open.is_empty() {
+                            break;
+                        }
+                        let j = open[random.below(open.len())];
+                        position ^= j.peg ^ j.holes;
+                    }
+                }
+                for budget in [50, 2_000] {
+                    let plain = reaches(&jumps, position, start, budget);
+                    for s in [&search, &every] {
+                        assert_eq!(
+                            s.reaches(position, start, budget, &mut seen),
+                            plain,
+                            "{name} {position:#x} from {start:#x}"
+                        );
+                    }
+                    answers[match plain {
+                        Some(true) => 0,
+                        Some(false) => 1,
+                        None => 2,
+                    }] += 1;
+                }
+            }
+            assert!(answers.iter().all(|&n| n > 0), "{name}: {answers:?}");
+        }
     }
 
     #[test]
