@@ -4,13 +4,14 @@
 //! - it expands the positions of the layer it owns with the grid-word engine
 //!   ([`crate::engines::bitboard`]), canonical up to the symmetries that fix
 //!   the start, into buffers by partition (a hash of the position);
-//! - it inserts each buffer into a hash set of its partition: the sets of the
-//!   partitions it owns are its part of the next layer (`spill.rs`, on disk
-//!   with a spill directory), the others its outbox (`outbox.rs`), so a
-//!   position it reaches many times is sent once;
+//! - it inserts the buffers of the partitions it owns into a hash set each,
+//!   its part of the next layer (`spill.rs`, on disk with a spill
+//!   directory); hands those of another worker of its process over whole
+//!   (`Handoff`); and inserts the rest into its outbox
+//!   (`outbox.rs`), so a position it reaches many times crosses the network once;
 //! - each outbox set goes in batches to the worker that owns its
 //!   partition, each batch routed whole ([`WholeBatches`]), at the end of the round or
-//!   once the outbox passes its room, and is inserted as it arrives;
+//!   once the outbox passes its room; what arrives is inserted as it arrives;
 //! - its counts for the layer (positions, and positions weighted by orbit
 //!   size) are broadcast, so every worker knows the totals, when the layers
 //!   end, and whether any worker passed its memory budget.
@@ -128,7 +129,8 @@ pub fn count(
     // successors, and those of the chunk of parents that fills them; with
     // other workers in its process, the buffers in flight to it and the
     // emptied ones kept.
-    let buffers = (room(buffered(budget)) * PARTS) as u64;
+    let buffered = buffered(budget, estimate.3);
+    let buffers = (room(buffered) * PARTS) as u64;
     let handoff = if cluster.threads > 1 {
         Handoff::bytes(buffers)
     } else {
@@ -215,7 +217,14 @@ pub fn count(
     let failed = failure.clone();
     let work = move |worker: &mut timely::worker::Worker| {
         let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            layers(worker, &shared, source, order, symmetry, (budget, outbox))
+            layers(
+                worker,
+                &shared,
+                source,
+                order,
+                symmetry,
+                (budget, outbox, buffered),
+            )
         }));
         run.unwrap_or_else(|panic| {
             let message = panic
@@ -287,14 +296,15 @@ pub fn count(
 }
 
 /// The estimated peak bytes of one of `workers` workers, the same at the
-/// sample's 95% bound, and the disk it would spill to at its peak, with a
-/// quarter more for the sample's error. In memory it holds the largest layer as lists while it
+/// sample's 95% bound, the disk it would spill to at its peak, with a
+/// quarter more for the sample's error, and the most successors it expands
+/// in a layer, with a quarter more (`u64::MAX` without a sample). In memory it holds the largest layer as lists while it
 /// builds its part of the next in hash sets (its outbox is bounded apart); on disk, a layer's
 /// file while it writes the next one's runs and merges them.
 /// Layers are counted in positions; held up to `order` symmetries, a worker
 /// holds about one in `order` of them. Without a sample (a board past 64
 /// cells), nothing is estimated.
-fn estimate(program: &Program, start: u64, order: usize, workers: usize) -> (u64, u64, u64) {
+fn estimate(program: &Program, start: u64, order: usize, workers: usize) -> (u64, u64, u64, u64) {
     use crate::engines::sample::LayerEstimate;
     let layers =
         crate::engines::sample::layers(program, start, Default::default()).unwrap_or_default();
@@ -312,19 +322,26 @@ fn estimate(program: &Program, start: u64, order: usize, workers: usize) -> (u64
     // On disk at the end of a round: the layer's file, the runs of the
     // round's arrivals (at worst every successor, since each run is
     // deduplicated only within itself), and the merged file of the next layer.
+    let successors = |layer: &LayerEstimate| {
+        layer.estimate() * layer.jumps as f64 / f64::from(layer.hits.max(1))
+    };
     let disk = layers
         .iter()
         .enumerate()
         .map(|(d, layer)| {
-            let successors = layer.estimate() * layer.jumps as f64 / f64::from(layer.hits.max(1));
             let next = layers.get(d + 1).map_or(0.0, LayerEstimate::estimate);
-            8.0 * (layer.estimate() + successors + next)
+            8.0 * (layer.estimate() + successors(layer) + next)
         })
         .fold(0f64, f64::max);
+    let expanded = match layers.iter().map(successors).reduce(f64::max) {
+        Some(most) => (most * 1.25 / share).ceil() as u64,
+        None => u64::MAX,
+    };
     (
         peak(&LayerEstimate::estimate, 8.0, building),
         peak(&LayerEstimate::high, 8.0, building),
         (disk * 1.25 / share).ceil() as u64,
+        expanded,
     )
 }
 
@@ -358,9 +375,12 @@ enum Stop {
 const FAILED: u64 = u64::MAX;
 
 /// The successors a worker with a share of `budget` buffers before it
-/// inserts them: a [`BUFFER_SHARE`] of the share, at most [`MOST_BUFFERED`].
-fn buffered(budget: u64) -> u64 {
-    (budget / BUFFER_SHARE / 8).clamp(1 << 12, MOST_BUFFERED)
+/// inserts them: a [`BUFFER_SHARE`] of the share, at most [`MOST_BUFFERED`],
+/// and no more than the `expanded` it is estimated to make in a layer.
+fn buffered(budget: u64, expanded: u64) -> u64 {
+    (budget / BUFFER_SHARE / 8)
+        .min(expanded)
+        .clamp(1 << 12, MOST_BUFFERED)
 }
 
 /// The room of each partition's buffer of a worker that buffers `buffered`
@@ -399,7 +419,7 @@ fn layers(
     source: u64,
     order: usize,
     symmetry: bool,
-    (budget, outbox_bytes): (u64, u64),
+    (budget, outbox_bytes, buffered): (u64, u64, u64),
 ) -> std::result::Result<Summary, Stop> {
     let engine =
         GridJumps::new(&shared.program, &shared.perms).expect("checked before the workers start");
@@ -496,8 +516,8 @@ fn layers(
         ..Summary::default()
     };
     // The successors of the parents expanded since the last inserts, by partition.
-    let room = room(buffered(budget));
-    let buffered = buffered(budget) as usize;
+    let room = room(buffered);
+    let buffered = usize::try_from(buffered).unwrap_or(usize::MAX);
     let mut parts: Vec<Vec<u64>> = (0..PARTS).map(|_| Vec::with_capacity(room)).collect();
     let mut outbox = Outbox::new(outbox_bytes);
     // The bytes held at the end of the last round: its layer, the sets of
