@@ -298,9 +298,10 @@ pub fn count(
 /// The estimated peak bytes of one of `workers` workers, the same at the
 /// sample's 95% bound, the disk it would spill to at its peak, with a
 /// quarter more for the sample's error, and the most successors it expands
-/// in a layer, with a quarter more (`u64::MAX` without a sample). In memory it holds the largest layer as lists while it
-/// builds its part of the next in hash sets (its outbox is bounded apart); on disk, a layer's
-/// file while it writes the next one's runs and merges them.
+/// in a layer, with a quarter more (`u64::MAX` without a sample). In memory
+/// it holds the largest layer as lists while it builds its part of the next
+/// in hash sets (its outbox is bounded apart); on disk, a layer's file while
+/// it writes the next one's runs and merges them.
 /// Layers are counted in positions; held up to `order` symmetries, a worker
 /// holds about one in `order` of them. Without a sample (a board past 64
 /// cells), nothing is estimated.
@@ -411,8 +412,9 @@ impl Distributor<Vec<u64>> for WholeBatches {
 }
 
 /// One worker's rounds, one per layer, until a layer is empty everywhere.
-/// `budget` is its share of the process's memory, and the part of it its
-/// outbox may take.
+/// `budget` is its share of the process's memory, `outbox_bytes` the part
+/// of it its outbox may take, and `buffered` the successors it expands
+/// before it inserts them.
 fn layers(
     worker: &mut timely::worker::Worker,
     shared: &Arc<Shared>,
