@@ -124,6 +124,11 @@ pub struct LevelSizes {
     /// The number of symmetries backward positions are taken up to (with
     /// several targets, the fewest any of them has).
     pub backward_symmetries: usize,
+    /// Why the levels did not prove the solution the fewest (a solution
+    /// found by the beam, `"optimal": false`): the error of the limit that
+    /// stopped them. Absent when they proved it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
 }
 
 /// A parity certificate as written: the target it rules out and its cells.
@@ -250,6 +255,7 @@ impl Answer {
                         targets: chains.levels.targets,
                         forward_symmetries: chains.levels.forward_symmetries,
                         backward_symmetries: chains.levels.backward_symmetries,
+                        stopped: chains.stopped.clone(),
                     });
                     answer.length = Some(moves.len());
                     answer.moves = Some(moves);

@@ -90,6 +90,11 @@ limits! {
     /// The most word operations spent walking a solution coset for the fewest
     /// presses; default 2^32. Past it the answer is the best found, marked not optimal.
     coset_work: "coset-work" = 1 << 32;
+    /// The positions each level keeps in the beam search that looks for a
+    /// short solution by moves before the levels prove the fewest; default
+    /// 0, no beam. With a beam, a proof stopped by a limit answers with the
+    /// shortest solution found, marked not proven fewest.
+    beam: "beam" = 0;
     /// The most positions a grid's bounding rectangle may have; default 2^27,
     /// room for a 10,000 x 10,000 board.
     grid_positions: "grid-positions" = 1 << 27;

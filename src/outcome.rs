@@ -110,8 +110,13 @@ pub struct Chains {
     /// The number of jumps in each move, in order; they add up to the
     /// solution's jumps.
     pub lengths: Vec<usize>,
-    /// The levels searched both ways, which prove the count the fewest.
+    /// The levels searched both ways, which prove the count the fewest, or,
+    /// when `stopped`, what they proved before a limit stopped them.
     pub levels: Levels,
+    /// Why the levels did not prove this solution the fewest: the error of
+    /// the limit that stopped them. Only a solution found by a beam (the
+    /// limit `beam`) is given unproved; it is then marked not optimal.
+    pub stopped: Option<String>,
 }
 
 impl Chains {

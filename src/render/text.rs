@@ -85,7 +85,7 @@ pub fn write_text(
                     plural(solution.moves.len(), "move")
                 )?;
             }
-            if !solution.optimal {
+            if !solution.optimal && solution.chains.is_none() {
                 writeln!(
                     out,
                     "not proven optimal: the solution coset was too large to walk in full \
@@ -183,6 +183,11 @@ fn write_chains(
                 levels.backward.len().saturating_sub(1),
             )
         }
+        None if chains.stopped.is_some() => format!(
+            "every solution has at least {} {}, by the bounds on the start",
+            levels.lower,
+            plural(levels.lower as usize, "move")
+        ),
         None => match (levels.lower, levels.types) {
             (0, _) => "the start is a target".to_string(),
             (1, false) => "no solution has fewer: 1 Merson region is full at the start and not \
@@ -199,14 +204,25 @@ fn write_chains(
             ),
         },
     };
-    writeln!(
-        out,
-        "fewest moves, proved: {} {} ({} {}); {proof}",
-        chains.lengths.len(),
-        plural(chains.lengths.len(), "move"),
-        jumps.len(),
-        plural(jumps.len(), "jump"),
-    )?;
+    let (moves, jumps_played) = (
+        format!(
+            "{} {}",
+            chains.lengths.len(),
+            plural(chains.lengths.len(), "move")
+        ),
+        format!("{} {}", jumps.len(), plural(jumps.len(), "jump")),
+    );
+    match &chains.stopped {
+        None => writeln!(
+            out,
+            "fewest moves, proved: {moves} ({jumps_played}); {proof}"
+        )?,
+        Some(stopped) => writeln!(
+            out,
+            "shortest found, not proved fewest: {moves} ({jumps_played}); proved: {proof}; \
+             the levels then stopped: {stopped}"
+        )?,
+    }
     let up_to = |n: usize| match n {
         1 => "without symmetry".to_string(),
         n => format!("up to {n} symmetries"),

@@ -92,8 +92,9 @@ fn solve_moves(program: &Program, start: &Bits, limits: &Limits) -> Result<Outco
         0..=64 => move_levels::fewest_moves(program, word::<u64>(start)?, known, limits)?,
         _ => move_levels::fewest_moves(program, word::<u128>(start)?, known, limits)?,
     };
-    let found = match found {
-        move_levels::MoveOutcome::Solved(found) => found,
+    let (found, stopped) = match found {
+        move_levels::MoveOutcome::Solved(found) => (found, None),
+        move_levels::MoveOutcome::Unproved(found, stopped) => (found, Some(stopped)),
         move_levels::MoveOutcome::Unsolvable(_) if known.is_none() => {
             let pieces = start.count_ones() as u32;
             let outcome = Outcome::Unsolvable(Proof::MoveLevels(pieces));
@@ -114,10 +115,11 @@ fn solve_moves(program: &Program, start: &Bits, limits: &Limits) -> Result<Outco
     let outcome = Outcome::Solved(Solution {
         moves: list,
         end,
-        optimal: true,
+        optimal: stopped.is_none(),
         chains: Some(Chains {
             lengths: found.moves.iter().map(Vec::len).collect(),
             levels: found.levels,
+            stopped,
         }),
     });
     check(program, start, &outcome)?;

@@ -677,6 +677,102 @@ fn triangle_of_side_9_has_a_short_solution_from_every_vacancy_class() {
     }
 }
 
+/// With a beam, a proof stopped by `max-memory` answers with the shortest solution found,
+/// marked not optimal, naming the limit and what the levels proved; the answer verifies and
+/// has more moves than they proved none has. At widths from 1 (which may find nothing, and
+/// leaves the jump search's solution) to a thousand, and each memory limit, by `--beam` and by
+/// `--set limits.beam`. Where the proof completes, a beam leaves the fewest as they are.
+#[test]
+fn a_beam_answers_with_the_shortest_found_when_a_limit_stops_the_proof() {
+    let board = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/boards/triangle9.toml");
+    for (width, max_memory, none_within) in
+        [("1", "64M", 13), ("1000", "64M", 13), ("30", "100M", 15)]
+    {
+        let set = format!("limits.beam={width}");
+        for beam in [["--beam", width], ["--set", &set]] {
+            let mut args = vec!["solve", board, "--set", "start=full but 5"];
+            args.extend(beam);
+            args.extend(["--max-memory", max_memory]);
+            let case = format!("{args:?}");
+            let json = pegflip(&[&args[..], &["--json"]].concat(), b"");
+            assert_eq!(json.status.code(), Some(0), "{case}");
+            let answer: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+            assert_eq!(answer["optimal"], false, "{case}");
+            assert_eq!(answer["levels"]["none_within"], none_within, "{case}");
+            assert!(answer["length"].as_u64().unwrap() > none_within, "{case}");
+            let stopped = answer["levels"]["stopped"].as_str().unwrap();
+            assert!(stopped.contains("max-memory"), "{case}: {stopped}");
+            let verified = pegflip(
+                &["verify", board, "--set", "start=full but 5", "-"],
+                &json.stdout,
+            );
+            assert_eq!(verified.status.code(), Some(0), "{case}");
+            let text = pegflip(&args, b"");
+            let text = String::from_utf8_lossy(&text.stdout);
+            assert!(
+                text.lines().nth(1).unwrap().starts_with(&format!(
+                    "shortest found, not proved fewest: {} moves",
+                    answer["length"]
+                )),
+                "{case}: {text}"
+            );
+        }
+    }
+    for width in ["1", "100"] {
+        let out = pegflip(
+            &[
+                "solve",
+                "english33",
+                "--metric",
+                "moves",
+                "--beam",
+                width,
+                "--json",
+            ],
+            b"",
+        );
+        assert_eq!(out.status.code(), Some(0), "width {width}");
+        let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            (answer["length"].as_u64(), answer["optimal"].as_bool()),
+            (Some(18), Some(true))
+        );
+    }
+    // The widest beam keeps every position, and stops at the limit like the levels.
+    let out = pegflip(
+        &[
+            "solve",
+            "english33",
+            "--metric",
+            "moves",
+            "--beam",
+            &u64::MAX.to_string(),
+            "--max-memory",
+            "100M",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("max-memory = 104857600"));
+}
+
+/// The beam searches by moves: asked for on a puzzle counted otherwise, it is refused,
+/// whichever way it is given.
+#[test]
+fn a_beam_needs_the_moves_metric() {
+    for args in [
+        &["solve", "english33", "--beam", "10"][..],
+        &["solve", "flip4x4", "--set", "limits.beam=1"][..],
+    ] {
+        let out = pegflip(args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("it needs metric = \"moves\""),
+            "{args:?}"
+        );
+    }
+}
+
 /// The lower bound the levels prove on the triangle of side 9 from `vacancy`: the bounds
 /// searched before a run at `max_memory` is refused.
 fn side_9_proves_none_within(vacancy: usize, max_memory: &str, none_within: u32) {

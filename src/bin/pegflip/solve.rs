@@ -39,6 +39,12 @@ pub struct Args {
     /// Default 2^32; same as `--set limits.coset-work=N`.
     #[arg(long, value_name = "N", value_parser = pegflip::limits::parse_amount)]
     coset_work: Option<u64>,
+    /// With the moves metric, first look for a short solution by a beam
+    /// search keeping N positions a level; when a limit then stops the
+    /// proof, the answer is the shortest found, marked not proven fewest.
+    /// Default 0 (no beam); same as `--set limits.beam=N`.
+    #[arg(long, value_name = "N", value_parser = pegflip::limits::parse_amount)]
+    beam: Option<u64>,
     /// Print the plan (engine, estimated memory and work) to stderr first.
     #[arg(long)]
     explain: bool,
@@ -48,6 +54,17 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     let mut puzzle = args.puzzle.load()?;
     if let Some(work) = args.coset_work {
         puzzle.limits.coset_work = work;
+    }
+    if let Some(width) = args.beam {
+        puzzle.limits.beam = width;
+    }
+    if puzzle.limits.beam > 0 && puzzle.metric != pegflip::Metric::Moves {
+        return Err(pegflip::Error::Usage(
+            "the beam looks for a short solution by moves: it needs metric = \"moves\" \
+             (--metric moves)"
+                .into(),
+        )
+        .into());
     }
     if puzzle.colours() > 2 {
         return crate::colours::solve(

@@ -49,11 +49,13 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
+mod beam;
 mod jumps;
 mod side;
 mod span;
 mod store;
 
+use beam::Beam;
 use jumps::Jumps;
 use side::{Prune, Side};
 use span::Span;
@@ -91,6 +93,10 @@ pub struct MoveSolution {
 pub enum MoveOutcome {
     /// The fewest moves, proved.
     Solved(MoveSolution),
+    /// With a beam (the limit `beam`), the shortest solution found, when a
+    /// limit stopped the levels before they proved it the fewest: its
+    /// levels are what they proved, and the reason is the limit's error.
+    Unproved(MoveSolution, String),
     /// No sequence of moves reaches a target: one side ran out of positions.
     Unsolvable(Levels),
 }
@@ -140,22 +146,14 @@ pub fn fewest_moves<W: Word>(
     let mut targets: Vec<W> = in_class.iter().map(|&t| fixing_start.least(t)).collect();
     targets.sort_unstable();
     targets.dedup();
-    let known: Option<(Vec<Vec<usize>>, W)> = known.map(|k| jumps.chains(start, k));
+    let mut known: Option<(Vec<Vec<usize>>, W)> = known.map(|k| jumps.chains(start, k));
+    // The jump search's target goes first (a beam's solution leaves the order as it is).
     if let Some((_, end)) = &known {
         let end = fixing_start.least(*end);
         if let Some(i) = targets.iter().position(|&t| t == end) {
             targets[..=i].rotate_right(1);
         }
     }
-    let incumbent: Option<u32> = known.as_ref().map(|(chains, _)| chains.len() as u32);
-    let groups: Vec<Symmetries<W>> = targets
-        .iter()
-        .map(|&t| Symmetries::wide(program, &[t], limits))
-        .collect::<Result<_>>()?;
-    // Ahead of a position, the regions it fills and the nearest target does
-    // not; behind one, from each target's side, the regions the nearest image
-    // of the start under the target's symmetries fills and it does not (a
-    // backward position stands for its orbit).
     let bounds = program.puzzle().bounds;
     let candidates = if bounds.regions {
         Regions::candidates(program.cells(), &jumps.lines)
@@ -165,6 +163,35 @@ pub fn fewest_moves<W: Word>(
     let types = PegTypes::new(program.cells(), &jumps.lines).filter(|_| bounds.types);
     let packing = Regions::disjoint(&candidates);
     let ahead = Regions::pack_with(&packing, &candidates, &in_class, types.as_ref());
+    // A beam's solution, when it has fewer moves, ends the bounds sooner.
+    if limits.beam > 0 {
+        let mut sorted = in_class.clone();
+        sorted.sort_unstable();
+        let beam = Beam {
+            cells: program.cells(),
+            jumps: &jumps,
+            group: &fixing_start,
+            ahead: &ahead,
+            targets: &sorted,
+        };
+        let width = usize::try_from(limits.beam).unwrap_or(usize::MAX);
+        if let Some(moves) = beam.search(start, width, limits)? {
+            let flat: Vec<usize> = moves.into_iter().flatten().collect();
+            let found = jumps.chains(start, &flat);
+            if known.as_ref().is_none_or(|k| found.0.len() < k.0.len()) {
+                known = Some(found);
+            }
+        }
+    }
+    let incumbent: Option<u32> = known.as_ref().map(|(chains, _)| chains.len() as u32);
+    let groups: Vec<Symmetries<W>> = targets
+        .iter()
+        .map(|&t| Symmetries::wide(program, &[t], limits))
+        .collect::<Result<_>>()?;
+    // Ahead of a position, the regions it fills and the nearest target does
+    // not (`ahead`, above); behind one, from each target's side, the regions
+    // the nearest image of the start under the target's symmetries fills and
+    // it does not (a backward position stands for its orbit).
     let behind: Vec<Regions<W>> = groups
         .iter()
         .map(|g| {
@@ -221,7 +248,22 @@ pub fn fewest_moves<W: Word>(
         if incumbent == Some(bound) {
             break;
         }
-        match search.run(bound, &proof)? {
+        let run = match search.run(bound, &proof) {
+            Err(stopped @ Error::Limit { .. }) if limits.beam > 0 => {
+                if let Some((moves, _)) = known {
+                    return Ok(MoveOutcome::Unproved(
+                        MoveSolution {
+                            moves,
+                            levels: proof,
+                        },
+                        stopped.to_string(),
+                    ));
+                }
+                return Err(stopped);
+            }
+            run => run?,
+        };
+        match run {
             Search::Met {
                 meeting,
                 fore,

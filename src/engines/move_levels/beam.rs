@@ -1,0 +1,318 @@
+//! A short solution by moves, searched for by a beam: each level by moves keeps only the positions the bounds rank most promising, so it finds a solution quickly but proves nothing.
+//!
+//! Level `n + 1` is every position one move after a position of level `n`,
+//! up to the start's symmetries, that no pagoda function cuts off from the
+//! targets, of which only the `width` best are kept: those with the least
+//! lower bound on the moves still needed (the regions and the peg types),
+//! then the fewest pegs, then by a hash of the position. Functions are
+//! learnt from each level's positions as the levels of the proof learn them. The first level that holds a target ends the search; its
+//! moves are rebuilt by finding, for each kept position, the chain that
+//! leads to it from the position it was kept for.
+
+use rayon::prelude::*;
+
+use super::jumps::Jumps;
+use crate::engines::merson::Regions;
+use crate::engines::pagoda::Pagodas;
+use crate::error::{Error, Result};
+use crate::limits::Limits;
+use crate::symmetry::Symmetries;
+use crate::word::Word;
+
+/// Parents expanded at a time: their candidates join the level's pool together.
+const CHUNK: usize = 1 << 10;
+
+/// The bytes a candidate takes while a level is ranked.
+fn candidate_bytes<W: Word>() -> u64 {
+    std::mem::size_of::<Candidate<W>>() as u64
+}
+
+/// A position one move after a kept one: its rank, its canonical form, the
+/// position itself, and the index of its parent in the level before.
+#[derive(Clone, Copy)]
+struct Candidate<W: Word> {
+    rank: u64,
+    canonical: W,
+    position: W,
+    parent: u32,
+}
+
+/// What the beam needs: the jumps, the start's symmetries, the bounds ahead,
+/// and the targets.
+pub(super) struct Beam<'a, W: Word> {
+    /// The board's holes.
+    pub(super) cells: usize,
+    pub(super) jumps: &'a Jumps<W>,
+    pub(super) group: &'a Symmetries<W>,
+    pub(super) ahead: &'a Regions<W>,
+    /// The targets, sorted.
+    pub(super) targets: &'a [W],
+}
+
+/// Positions of a level handed to linear programming as witnesses.
+const WITNESSES: usize = 64;
+
+impl<W: Word> Beam<'_, W> {
+    /// The moves (each a chain of jump indices) of a solution from `start`
+    /// found by a beam of `width` positions a level, or `None` when every
+    /// level's positions ran out first. Refused past the limit `max-memory`
+    /// before a level that would pass it.
+    pub(super) fn search(
+        &self,
+        start: W,
+        width: usize,
+        limits: &Limits,
+    ) -> Result<Option<Vec<Vec<usize>>>> {
+        let width = width.max(1);
+        let mut pagodas = Pagodas::new(
+            self.cells,
+            &self.jumps.lines,
+            self.targets,
+            true,
+            self.group,
+        );
+        // Each level kept, as positions and their parents' indices.
+        let mut levels: Vec<Vec<(W, u32)>> = vec![vec![(start, 0)]];
+        loop {
+            let last = levels.last().map(Vec::as_slice).unwrap_or_default();
+            if let Some(at) = last.iter().position(|&(p, _)| self.is_target(p)) {
+                return self.rebuild(&levels, at).map(Some);
+            }
+            if last.is_empty() {
+                return Ok(None);
+            }
+            let kept: u64 = levels
+                .iter()
+                .map(|l| l.capacity() as u64)
+                .sum::<u64>()
+                .saturating_mul(std::mem::size_of::<(W, u32)>() as u64);
+            let mut next = self.level(last, width, &pagodas, (levels.len(), kept), limits)?;
+            // Functions that cut off some of the level's positions cut them,
+            // and the levels after it.
+            let step = next.len().div_ceil(WITNESSES).max(1);
+            let witnesses: Vec<W> = next.iter().step_by(step).map(|&(p, _)| p).collect();
+            if pagodas.learn(&witnesses) > 0 {
+                next.retain(|&(p, _)| pagodas.keeps(p));
+            }
+            levels.push(next);
+        }
+    }
+
+    /// Whether `position` is a target.
+    fn is_target(&self, position: W) -> bool {
+        self.targets.binary_search(&position).is_ok()
+    }
+
+    /// The `width` best positions one move after those of `last`, level
+    /// `depth` of the beam; `kept` is what the levels before it hold. Refused
+    /// when they and the candidates would pass the limit `max-memory`.
+    fn level(
+        &self,
+        last: &[(W, u32)],
+        width: usize,
+        pagodas: &Pagodas<W>,
+        (depth, kept): (usize, u64),
+        limits: &Limits,
+    ) -> Result<Vec<(W, u32)>> {
+        let mut pool: Vec<Candidate<W>> = Vec::new();
+        for (c, chunk) in last.chunks(CHUNK).enumerate() {
+            let found: Vec<Vec<Candidate<W>>> = chunk
+                .par_iter()
+                .enumerate()
+                .map(|(i, &(parent, _))| {
+                    let mut out = Vec::new();
+                    self.jumps.successors(parent, true, &mut |position| {
+                        out.push(position);
+                    });
+                    // Chains reach some positions more than once.
+                    out.sort_unstable();
+                    out.dedup();
+                    out.retain(|&p| pagodas.keeps(p));
+                    out.into_iter()
+                        .map(|position| self.candidate(position, (c * CHUNK + i) as u32))
+                        .collect()
+                })
+                .collect();
+            pool.extend(found.into_iter().flatten());
+            let held = kept.saturating_add(pool.capacity() as u64 * candidate_bytes::<W>());
+            if held > limits.max_memory {
+                return Err(limits.exceeded(
+                    "max-memory",
+                    format!(
+                        "the memory the beam of {width} positions a level needs at level {depth}"
+                    ),
+                    u128::from(held),
+                    "lower --beam, or raise --max-memory",
+                ));
+            }
+            if pool.len() > width.saturating_mul(4) {
+                best(&mut pool, width);
+            }
+        }
+        best(&mut pool, width);
+        pool.sort_unstable_by_key(|c| c.rank);
+        Ok(pool.into_iter().map(|c| (c.position, c.parent)).collect())
+    }
+
+    /// `position`, one move after the parent of index `parent`, ranked: a
+    /// target first; then by the fewest moves the bounds leave, the fewest
+    /// pegs, and a hash.
+    fn candidate(&self, position: W, parent: u32) -> Candidate<W> {
+        let canonical = self.group.least(position);
+        let (bound, pegs) = match self.is_target(position) {
+            true => (0, 0),
+            false => (self.ahead.ahead(canonical) + 1, position.count_ones()),
+        };
+        let hash = canonical.mix().top(32) as u32;
+        Candidate {
+            rank: u64::from(bound) << 48 | u64::from(pegs) << 32 | u64::from(hash),
+            canonical,
+            position,
+            parent,
+        }
+    }
+
+    /// The moves from the start to position `at` of the last level.
+    fn rebuild(&self, levels: &[Vec<(W, u32)>], mut at: usize) -> Result<Vec<Vec<usize>>> {
+        let lost = || Error::Internal("a beam's solution could not be rebuilt".into());
+        let mut moves = Vec::new();
+        for depth in (1..levels.len()).rev() {
+            let (position, parent) = levels[depth][at];
+            let from = levels[depth - 1].get(parent as usize).ok_or_else(lost)?.0;
+            let mut chain = None;
+            self.jumps.forward(from, &mut |next, jumps| {
+                if next == position {
+                    chain = Some(jumps.to_vec());
+                    return false;
+                }
+                true
+            });
+            moves.push(chain.ok_or_else(lost)?);
+            at = parent as usize;
+        }
+        moves.reverse();
+        Ok(moves)
+    }
+}
+
+/// Keeps in `pool` the `width` best candidates, one per canonical form.
+fn best<W: Word>(pool: &mut Vec<Candidate<W>>, width: usize) {
+    pool.par_sort_unstable_by_key(|c| (c.canonical, c.rank));
+    pool.dedup_by_key(|c| c.canonical);
+    if pool.len() > width {
+        pool.select_nth_unstable_by_key(width, |c| c.rank);
+        pool.truncate(width);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::peg_types::PegTypes;
+    use crate::program::{Goal, Program};
+
+    /// The beam's solution from `start` at `width`, checked: each move a
+    /// chain of legal jumps by one piece, ending on a target.
+    fn beam_moves(program: &Program, start: u64, width: usize) -> Option<usize> {
+        let jumps: Jumps<u64> = Jumps::new(program).unwrap();
+        let limits = Limits::default();
+        let group = Symmetries::wide(program, &[start], &limits).unwrap();
+        let Goal::Targets(targets) = program.goal() else {
+            panic!("a target goal")
+        };
+        let mut targets: Vec<u64> = targets.iter().filter_map(u64::from_bits).collect();
+        targets.sort_unstable();
+        let candidates = Regions::candidates(program.cells(), &jumps.lines);
+        let types = PegTypes::new(program.cells(), &jumps.lines);
+        let packing = Regions::disjoint(&candidates);
+        let ahead = Regions::pack_with(&packing, &candidates, &targets, types.as_ref());
+        let beam = Beam {
+            cells: program.cells(),
+            jumps: &jumps,
+            group: &group,
+            ahead: &ahead,
+            targets: &targets,
+        };
+        let moves = beam.search(start, width, &limits).unwrap()?;
+        let mut state = start;
+        for chain in &moves {
+            assert!(!chain.is_empty());
+            for (k, &j) in chain.iter().enumerate() {
+                assert!(jumps.masks.legal(state, j), "jump {j} from {state:#x}");
+                if k > 0 {
+                    assert_eq!(jumps.from[j], jumps.to[chain[k - 1]], "one piece a move");
+                }
+                state ^= jumps.masks.flip[j];
+            }
+        }
+        assert!(targets.contains(&state), "ends on a target");
+        Some(moves.len())
+    }
+
+    fn compiled(text: &str) -> Program {
+        crate::Puzzle::parse(text, "beam.toml")
+            .unwrap()
+            .compile()
+            .unwrap()
+    }
+
+    /// On every vacancy of the triangles of side 5 and 6, and at widths from one
+    /// position a level to every position, the beam's solutions replay, and never
+    /// have fewer moves than the levels prove; with every position kept it is a
+    /// plain search by levels, and finds the fewest.
+    #[test]
+    fn a_beams_solutions_replay_and_are_never_shorter_than_the_fewest() {
+        for (side, fewest) in [
+            (
+                5,
+                [10, 10, 10, 9, 11, 9, 10, 11, 11, 10, 10, 10, 9, 10, 10].to_vec(),
+            ),
+            (
+                6,
+                [
+                    10, 9, 9, 9, 10, 9, 9, 9, 9, 9, 9, 10, 9, 10, 9, 10, 9, 9, 9, 9, 10,
+                ]
+                .to_vec(),
+            ),
+        ] {
+            let shape: Vec<String> = (0..side)
+                .map(|r| format!("\"{}{}\",", "o".repeat(r + 1), ".".repeat(side - r - 1)))
+                .collect();
+            let program = compiled(&format!(
+                "name = \"t\"\nmetric = \"moves\"\n[board]\nlattice = \"triangular\"\n\
+                 shape = [{}]\n[[moves]]\njump = \"triangular\"\n[goal]\n\
+                 one-piece = \"anywhere\"\n",
+                shape.join("")
+            ));
+            let full = (1u64 << program.cells()) - 1;
+            for (v, &least) in fewest.iter().enumerate() {
+                let start = full & !(1 << v);
+                for width in [1, 2, 10, 100] {
+                    if let Some(moves) = beam_moves(&program, start, width) {
+                        assert!(moves >= least, "side {side} hole {} width {width}", v + 1);
+                    }
+                }
+                assert_eq!(
+                    beam_moves(&program, start, usize::MAX),
+                    Some(least),
+                    "side {side} hole {}",
+                    v + 1
+                );
+            }
+        }
+    }
+
+    /// The English central game: beams of a thousand and of ten thousand
+    /// positions a level find solutions, of at least the 18 moves proved.
+    #[test]
+    fn a_beam_finds_an_english_solution() {
+        let entry = crate::catalogue::find("english33").unwrap();
+        let program = compiled(&format!("metric = \"moves\"\n{}", entry.text));
+        let full = (1u64 << program.cells()) - 1;
+        let start = full & !(1 << 16);
+        for width in [1000, 10_000] {
+            let moves = beam_moves(&program, start, width).expect("a solution");
+            assert!(moves >= 18, "width {width}: {moves}");
+        }
+    }
+}
