@@ -73,7 +73,9 @@ pub fn run_solve(
 /// moves find the fewest and prove it, ended early by the jump search's
 /// solution. A jump search that passes `max-states` settles nothing: the
 /// levels then search every bound up to the start's pieces, and show
-/// that no sequence of moves reaches the goal when none meets.
+/// that no sequence of moves reaches the goal when none meets. With the
+/// limit `beam`, a beam's solution may end them sooner, and a limit that
+/// stops them gives the shortest solution found, marked not optimal.
 fn solve_moves(program: &Program, start: &Bits, limits: &Limits) -> Result<Outcome> {
     let reachable = match solve_search(program, Solver::PegDfs, start, limits) {
         Err(Error::Limit {

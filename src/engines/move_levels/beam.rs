@@ -151,7 +151,10 @@ impl<W: Word> Beam<'_, W> {
         }
         best(&mut pool, width);
         pool.sort_unstable_by_key(|c| c.rank);
-        Ok(pool.into_iter().map(|c| (c.position, c.parent)).collect())
+        // A new vector: collected in place, the level would keep the pool's room.
+        let mut kept = Vec::with_capacity(pool.len());
+        kept.extend(pool.iter().map(|c| (c.position, c.parent)));
+        Ok(kept)
     }
 
     /// `position`, one move after the parent of index `parent`, ranked: a

@@ -31,6 +31,9 @@
 //! position class) is searched back from on its own, because backward levels
 //! from many targets at once grow far faster than from one. A known solution
 //! in jumps, cut into moves, ends the bounds, and its target goes first.
+//! With the limit `beam`, a beam search (`beam.rs`) first looks for a
+//! shorter one; when a limit then stops the levels, its solution is the
+//! answer, unproved.
 //!
 //! One level grows at a time, on the side with less work to do: a level's
 //! parents, counted once forward (its levels serve every target still to
@@ -117,7 +120,11 @@ pub enum MoveOutcome {
 ///
 /// `known`, when given, is a solution in jumps from `start` (it must reach a
 /// target): its moves end the bounds, its target is searched first, and it
-/// is the answer when nothing shorter exists.
+/// is the answer when nothing shorter exists. With `limits.beam` above 0, a
+/// beam of that many positions a level first looks for a solution of fewer
+/// moves, which then ends the bounds instead; and a limit that stops the
+/// levels gives the shortest solution found as [`MoveOutcome::Unproved`]
+/// rather than the limit's error.
 ///
 /// The forward levels are shared by every target; each target (one per
 /// orbit under the symmetries that fix the start) gets backward levels of
@@ -219,6 +226,16 @@ pub fn fewest_moves<W: Word>(
             ))
         })
         .collect();
+    // With a beam, the levels stop at seven eighths of max-memory: their own
+    // check then ends them (and the beam's solution is the answer) before the
+    // process's ceiling, which would end the run, is reached.
+    let levels_limits = Limits {
+        max_memory: match limits.beam {
+            0 => limits.max_memory,
+            _ => limits.max_memory / 8 * 7,
+        },
+        ..limits.clone()
+    };
     let search = Bounded {
         ahead_pagodas: Some(&ahead_pagodas).filter(|_| bounds.pagoda),
         behind_pagodas: Some(&behind_pagodas[..]).filter(|_| bounds.pagoda),
@@ -229,7 +246,7 @@ pub fn fewest_moves<W: Word>(
         fixing_start: &fixing_start,
         ahead: &ahead,
         behind: &behind,
-        limits,
+        limits: &levels_limits,
     };
     let lower = ahead.ahead(start);
     // Every jump removes a peg, so no solution has more moves than the start has pegs.
