@@ -756,6 +756,57 @@ fn a_beam_answers_with_the_shortest_found_when_a_limit_stops_the_proof() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("max-memory = 104857600"));
 }
 
+/// The triangle of side 11 (66 holes), the open case of A127500: from hole 4, a beam of
+/// 100,000 positions a level finds a solution of 22 moves (docs/moves.md), the same on any
+/// number of threads, and the levels at `--max-memory 1G` prove that none has 13 or fewer
+/// before they stop; the solution kept in tests/data is replayed by `verify`. About 20 s.
+#[test]
+fn triangle_of_side_11_has_a_22_move_solution_from_hole_4() {
+    let board = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/boards/triangle11.toml");
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/triangle11/from-4.moves"
+    );
+    let start = "start=full but 4";
+    let out = pegflip(&["verify", board, "--set", start, file], b"");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "holds: 22 legal moves (64 jumps), each a chain of jumps by one piece, reach a target\n"
+    );
+    let args = [
+        "solve",
+        board,
+        "--set",
+        start,
+        "--set",
+        "limits.max-states=2^22",
+        "--beam",
+        "100000",
+        "--max-memory",
+        "1G",
+        "--json",
+    ];
+    let json = pegflip(&args, b"");
+    assert_eq!(json.status.code(), Some(0));
+    let answer: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(
+        (
+            &answer["length"],
+            &answer["optimal"],
+            &answer["levels"]["none_within"]
+        ),
+        (&22.into(), &false.into(), &13.into())
+    );
+    let kept = std::fs::read_to_string(file).unwrap();
+    let found: Vec<&str> = answer["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(found.join(", "), kept.trim_end());
+}
+
 /// The beam searches by moves: asked for on a puzzle counted otherwise, it is refused,
 /// whichever way it is given.
 #[test]
