@@ -4,10 +4,11 @@
 //! up to the start's symmetries, that no pagoda function cuts off from the
 //! targets, of which only the `width` best are kept: those with the least
 //! lower bound on the moves still needed (the regions and the peg types),
-//! then the fewest pegs, then by a hash of the position. Functions are
-//! learnt from each level's positions as the levels of the proof learn them. The first level that holds a target ends the search; its
-//! moves are rebuilt by finding, for each kept position, the chain that
-//! leads to it from the position it was kept for.
+//! then the fewest pegs, then by a hash of the position. Pagoda functions
+//! are learnt from each level's positions, as the levels of the proof learn
+//! them. The first level that holds a target ends the search; its moves are
+//! rebuilt by finding, for each kept position, the chain that leads to it
+//! from the position it was kept for.
 
 use rayon::prelude::*;
 
@@ -55,8 +56,8 @@ const WITNESSES: usize = 64;
 impl<W: Word> Beam<'_, W> {
     /// The moves (each a chain of jump indices) of a solution from `start`
     /// found by a beam of `width` positions a level, or `None` when every
-    /// level's positions ran out first. Refused past the limit `max-memory`
-    /// before a level that would pass it.
+    /// level's positions ran out first. Refused with the limit `max-memory`
+    /// when the levels kept and a level's candidates would pass it.
     pub(super) fn search(
         &self,
         start: W,
