@@ -95,6 +95,10 @@ limits! {
     /// 0, no beam. With a beam, a proof stopped by a limit answers with the
     /// shortest solution found, marked not proven fewest.
     beam: "beam" = 0;
+    /// The largest bound on moves the move levels search with; default no
+    /// limit. Past it they stop with this limit's error, which says what the
+    /// searches before proved (with a beam, the beam's solution is the answer).
+    max_bound: "max-bound" = u64::MAX;
     /// The most positions a grid's bounding rectangle may have; default 2^27,
     /// room for a 10,000 x 10,000 board.
     grid_positions: "grid-positions" = 1 << 27;

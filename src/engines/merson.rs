@@ -22,9 +22,11 @@
 //! board's packing holds have been opened but others overlapping them are
 //! still full.
 
-use rustc_hash::FxHashSet;
+use rayon::prelude::*;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::engines::peg_types::{MOST_TYPES, PegTypes, demands};
+use crate::symmetry::Symmetries;
 use crate::word::Word;
 
 /// The largest region looked for, in holes.
@@ -56,6 +58,106 @@ pub(crate) struct Regions<W: Word = u64> {
     full_at_ends: u64,
     /// The peg types and what the ends hold of each, when they bound too.
     types: Option<Typed<W>>,
+    /// With the ends of a whole level ([`Regions::toward`]), the regions'
+    /// bound by the board's packing, as a table (`ends` is then empty).
+    nearest: Option<Nearest>,
+}
+
+/// The regions' bound against many ends at once, as a table over the sets
+/// of the board's packing's regions (each region by its rank in the packing).
+#[derive(Clone, Debug)]
+struct Nearest {
+    rank: [u8; 64],
+    packing: u64,
+    least: Vec<u8>,
+}
+
+/// The most regions in a packing for which [`Nearest`] is built: a byte for
+/// each set of them, 4 MiB at most.
+const MOST_NEAREST: u32 = 22;
+
+impl Nearest {
+    /// No ends marked yet, for a packing of the regions `packing` (a `u64`
+    /// over the pool).
+    fn marks(packing: u64) -> Nearest {
+        let mut rank = [0u8; 64];
+        let mut bits = packing;
+        let mut r = 0u8;
+        while bits != 0 {
+            rank[bits.trailing_zeros() as usize] = r;
+            bits &= bits - 1;
+            r += 1;
+        }
+        Nearest {
+            rank,
+            packing,
+            least: vec![u8::MAX; 1 << r],
+        }
+    }
+
+    /// The index in the table of the packing regions of `set` (a `u64` over
+    /// the pool).
+    #[inline]
+    fn index(&self, set: u64) -> usize {
+        let mut index = 0usize;
+        let mut bits = set & self.packing;
+        while bits != 0 {
+            index |= 1 << self.rank[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+        }
+        index
+    }
+
+    /// The table, from the sets the ends fill (`ends[i]`: some end fills
+    /// exactly the set of index `i`): ahead, per set, the fewest of its
+    /// regions an end does not fill; behind, the fewest regions an end fills
+    /// that the set does not.
+    fn fill(mut self, ends: &[u64], ahead: bool) -> Nearest {
+        let size = self.least.len();
+        for (i, slot) in self.least.iter_mut().enumerate() {
+            if ends[i / 64] >> (i % 64) & 1 == 1 {
+                *slot = 0;
+            }
+        }
+        // Ahead, every subset of an end is within it; behind, every superset
+        // of an end holds it.
+        let mut b = 1;
+        while b < size {
+            for set in 0..size {
+                if self.least[set] == 0 && (set & b != 0) == ahead {
+                    self.least[set ^ b] = 0;
+                }
+            }
+            b <<= 1;
+        }
+        // Else one more than the nearest set that differs in one region:
+        // ahead, a subset (a lesser index); behind, a superset (a greater one).
+        let order: Box<dyn Iterator<Item = usize>> = if ahead {
+            Box::new(0..size)
+        } else {
+            Box::new((0..size).rev())
+        };
+        for set in order {
+            if self.least[set] == 0 {
+                continue;
+            }
+            let mut near = if ahead { set } else { !set & (size - 1) };
+            let mut best = u8::MAX;
+            while near != 0 {
+                let b = near & near.wrapping_neg();
+                best = best.min(self.least[set ^ b]);
+                near ^= b;
+            }
+            self.least[set] = best.saturating_add(1);
+        }
+        self
+    }
+
+    /// The bound for the regions `full` (a `u64` over the pool).
+    #[inline]
+    fn get(&self, full: u64) -> u32 {
+        u32::from(self.least[self.index(full)])
+    }
 }
 
 /// Demands with disjoint remover types: how many, and the regions that
@@ -226,10 +328,149 @@ impl<W: Word> Regions<W> {
         ends: &[W],
         types: Option<&PegTypes<W>>,
     ) -> Regions<W> {
-        // The regions that count: the packing's and those no end fills or every
-        // end fills, smallest first, up to MOST_REGIONS (the packing's first).
         let open = |r: W| ends.iter().all(|&e| e & r != r);
         let full = |r: W| ends.iter().all(|&e| e & r == r);
+        let counted = types.filter(|_| !ends.is_empty()).map(|types| {
+            let (mut most, mut least) = ([0u8; MOST_TYPES], [u8::MAX; MOST_TYPES]);
+            for &e in ends {
+                for (t, n) in types.counts(e).into_iter().enumerate() {
+                    most[t] = most[t].max(n);
+                    least[t] = least[t].min(n);
+                }
+            }
+            (types, most, least)
+        });
+        let mut regions = Regions::assemble(best, candidates, &open, &full, counted);
+        let mut packed: Vec<u64> = ends
+            .iter()
+            .map(|&e| regions.pool.full(e) & regions.packing)
+            .collect();
+        packed.sort_unstable();
+        packed.dedup();
+        regions.ends = packed;
+        regions
+    }
+
+    /// As [`Regions::pack_with`], with every image under `group` of the
+    /// positions of `frontier` (one level of a search) as the ends, the
+    /// bound looked up in a table: `ahead`, the bound on the moves from a
+    /// position to the nearest of them; else from the nearest of them to a
+    /// position. `None` when the packing has too many regions for a table.
+    pub fn toward(
+        best: &[W],
+        candidates: &[W],
+        frontier: &[W],
+        group: &Symmetries<W>,
+        types: Option<&PegTypes<W>>,
+        ahead: bool,
+    ) -> Option<Regions<W>> {
+        if best.len() > MOST_NEAREST as usize || frontier.is_empty() {
+            return None;
+        }
+        let images = |q: W| (0..group.len()).map(move |k| group.apply(k, q));
+        // Per candidate: whether some end fills it, and whether every end does.
+        let pools: Vec<(Pool, u64)> = candidates
+            .chunks(64)
+            .map(|c| (Pool::new(c), u64::MAX >> (64 - c.len())))
+            .collect();
+        let n = pools.len();
+        type Seen = (Vec<u64>, Vec<u64>, [u8; MOST_TYPES], [u8; MOST_TYPES]);
+        let none = || -> Seen {
+            (
+                vec![0; n],
+                vec![u64::MAX; n],
+                [0; MOST_TYPES],
+                [u8::MAX; MOST_TYPES],
+            )
+        };
+        // A few parts per thread, each with its own counts.
+        let part = frontier
+            .len()
+            .div_ceil(rayon::current_num_threads() * 4)
+            .max(1 << 10);
+        let (any, all, most, least) = frontier
+            .par_chunks(part)
+            .map(|qs| {
+                let mut seen = none();
+                for e in qs.iter().flat_map(|&q| images(q)) {
+                    for (i, (pool, mask)) in pools.iter().enumerate() {
+                        let f = pool.full(e) & mask;
+                        seen.0[i] |= f;
+                        seen.1[i] &= f;
+                    }
+                    if let Some(types) = types {
+                        for (t, c) in types.counts(e).into_iter().enumerate() {
+                            seen.2[t] = seen.2[t].max(c);
+                            seen.3[t] = seen.3[t].min(c);
+                        }
+                    }
+                }
+                seen
+            })
+            .reduce(none, |mut a, b| {
+                for i in 0..n {
+                    a.0[i] |= b.0[i];
+                    a.1[i] &= b.1[i];
+                }
+                for t in 0..MOST_TYPES {
+                    a.2[t] = a.2[t].max(b.2[t]);
+                    a.3[t] = a.3[t].min(b.3[t]);
+                }
+                a
+            });
+        let index: FxHashMap<W, usize> = candidates
+            .iter()
+            .enumerate()
+            .map(|(i, &r)| (r, i))
+            .collect();
+        let bit = |set: &[u64], r: W| {
+            index
+                .get(&r)
+                .is_some_and(|&i| set[i / 64] >> (i % 64) & 1 == 1)
+        };
+        let open = |r: W| index.contains_key(&r) && !bit(&any, r);
+        let full = |r: W| bit(&all, r);
+        let counted = types.map(|types| (types, most, least));
+        let mut regions = Regions::assemble(best, candidates, &open, &full, counted);
+        // The sets of the packing's regions the ends fill, marked in a table.
+        let nearest = Nearest::marks(regions.packing);
+        let size = nearest.least.len();
+        let words = size.div_ceil(64);
+        let marked = frontier
+            .par_chunks(part)
+            .map(|qs| {
+                let mut marks = vec![0u64; words];
+                for e in qs.iter().flat_map(|&q| images(q)) {
+                    let i = nearest.index(regions.pool.full(e));
+                    marks[i / 64] |= 1 << (i % 64);
+                }
+                marks
+            })
+            .reduce(
+                || vec![0u64; words],
+                |mut a, b| {
+                    a.iter_mut().zip(b).for_each(|(x, y)| *x |= y);
+                    a
+                },
+            );
+        regions.ends = Vec::new();
+        regions.nearest = Some(nearest.fill(&marked, ahead));
+        Some(regions)
+    }
+
+    /// The regions that count among `candidates` (the packing `best`, and
+    /// those that no end fills, `open`, or every end fills, `full`), and the
+    /// peg types' demands with what the ends hold of each type (most,
+    /// least); the ends' own sets are the caller's to fill in.
+    fn assemble(
+        best: &[W],
+        candidates: &[W],
+        open: &dyn Fn(W) -> bool,
+        full: &dyn Fn(W) -> bool,
+        counted: Option<(&PegTypes<W>, [u8; MOST_TYPES], [u8; MOST_TYPES])>,
+    ) -> Regions<W> {
+        // The regions that count: the packing's and those no end fills or every
+        // end fills, smallest first, up to MOST_REGIONS (the packing's first).
         let mut pool: Vec<W> = candidates
             .iter()
             .copied()
@@ -242,16 +483,9 @@ impl<W: Word> Regions<W> {
             let kept = pool.iter().enumerate().filter(|&(_, &r)| keep(r));
             kept.fold(0, |set, (i, _)| set | 1u64 << i)
         };
-        let open_at_ends = set_of(&open);
-        let full_at_ends = set_of(&full);
-        let typed = types.filter(|_| !ends.is_empty()).map(|types| {
-            let (mut most, mut least) = ([0u8; MOST_TYPES], [u8::MAX; MOST_TYPES]);
-            for &e in ends {
-                for (t, n) in types.counts(e).into_iter().enumerate() {
-                    most[t] = most[t].max(n);
-                    least[t] = least[t].min(n);
-                }
-            }
+        let open_at_ends = set_of(open);
+        let full_at_ends = set_of(full);
+        let typed = counted.map(|(types, most, least)| {
             let without = |movers: u8| set_of(&|r| types.of(r) & movers == 0);
             let by_losing: Vec<Vec<Demanded>> = (0..1u32 << types.masks.len())
                 .map(|losing| {
@@ -281,14 +515,11 @@ impl<W: Word> Regions<W> {
             }
         });
         let packing = set_of(&|r| best.contains(&r));
-        let pool = Pool::new(&pool);
-        let mut ends: Vec<u64> = ends.iter().map(|&e| pool.full(e) & packing).collect();
-        ends.sort_unstable();
-        ends.dedup();
         Regions {
-            pool,
+            pool: Pool::new(&pool),
             packing,
-            ends,
+            nearest: None,
+            ends: Vec::new(),
             open_at_ends,
             full_at_ends,
             types: typed,
@@ -418,7 +649,9 @@ impl<W: Word> Regions<W> {
     #[inline]
     fn by_regions(&self, full: u64, ahead: bool, cap: u32) -> u32 {
         let packed = full & self.packing;
-        let least = if ahead {
+        let least = if let Some(nearest) = &self.nearest {
+            Some(nearest.get(packed))
+        } else if ahead {
             self.ends.iter().map(|&t| (packed & !t).count_ones()).min()
         } else {
             self.ends.iter().map(|&s| (s & !packed).count_ones()).min()

@@ -134,6 +134,10 @@ pub struct Bounds {
     /// Pagoda functions: weights no jump increases, which cut off positions
     /// that cannot reach the other end at all.
     pub pagoda: bool,
+    /// The frontier: the regions and the peg types bound each side toward
+    /// the other side's last level rather than its far end; each target
+    /// gets forward levels of its own. Not in the default set.
+    pub frontier: bool,
 }
 
 impl Default for Bounds {
@@ -142,13 +146,14 @@ impl Default for Bounds {
             regions: true,
             types: true,
             pagoda: true,
+            frontier: false,
         }
     }
 }
 
 impl Bounds {
     /// The bounds' names in a puzzle file, in order.
-    pub const NAMES: [&'static str; 3] = ["regions", "types", "pagoda"];
+    pub const NAMES: [&'static str; 4] = ["regions", "types", "pagoda", "frontier"];
 }
 
 /// How the length of a solution is counted.
@@ -423,18 +428,21 @@ impl Puzzle {
             regions: false,
             types: false,
             pagoda: false,
+            frontier: false,
         };
         for name in bounds.get_ref() {
             let slot = match name.get_ref().as_str() {
                 "regions" => &mut out.regions,
                 "types" => &mut out.types,
                 "pagoda" => &mut out.pagoda,
+                "frontier" => &mut out.frontier,
                 other => {
                     return Err(src.err(
                         name.span(),
                         format!(
                             "unknown bound \"{other}\": expected \"regions\" (Merson regions), \
-                             \"types\" (peg types) or \"pagoda\" (pagoda functions)"
+                             \"types\" (peg types), \"pagoda\" (pagoda functions) or \"frontier\" \
+                             (regions and types toward the other side's last level)"
                         ),
                     ));
                 }

@@ -418,8 +418,8 @@ fn every_choice_of_bounds_gives_the_same_fewest_moves() {
     .unwrap();
     let mut checked = 0;
     for (name, text) in [("triangle15", triangle.as_str()), ("cross", CROSS)] {
-        for subset in 0..8u32 {
-            let names: Vec<String> = ["regions", "types", "pagoda"]
+        for subset in 0..16u32 {
+            let names: Vec<String> = ["regions", "types", "pagoda", "frontier"]
                 .iter()
                 .enumerate()
                 .filter(|&(i, _)| subset >> i & 1 == 1)
@@ -447,7 +447,7 @@ fn every_choice_of_bounds_gives_the_same_fewest_moves() {
             }
         }
     }
-    assert_eq!(checked, 8 * (15 + 13));
+    assert_eq!(checked, 16 * (15 + 13));
 }
 
 /// The English proof under each bound: the same 18, and each bound added keeps no more
@@ -493,6 +493,9 @@ fn english_levels_shrink_with_each_bound() {
     assert!(at_most(&regions, &none), "{regions:?} {none:?}");
     assert!(at_most(&typed, &regions), "{typed:?} {regions:?}");
     assert!(at_most(&all, &typed), "{all:?} {typed:?}");
+    // Toward each other's last level, the sides' last levels are smaller still.
+    let frontier = levels("[\"regions\", \"types\", \"pagoda\", \"frontier\"]");
+    assert!(frontier.0.last() < all.0.last(), "{frontier:?} {all:?}");
     // Each cuts the last forward level by a quarter at least.
     let last = |l: &(Vec<u64>, Vec<u64>)| *l.0.last().unwrap();
     assert!(last(&regions) * 4 <= last(&none) * 3);
@@ -516,9 +519,13 @@ fn triangle(n: usize) -> Puzzle {
 
 /// The fewest moves from each single vacancy of the triangle of side `n` to one peg.
 fn triangle_vacancies(n: usize) -> Vec<Option<usize>> {
-    let puzzle = triangle(n);
+    triangle_vacancies_with(triangle(n))
+}
+
+/// The fewest moves from each single vacancy of a triangle to one peg.
+fn triangle_vacancies_with(puzzle: Puzzle) -> Vec<Option<usize>> {
     let program = puzzle.compile().unwrap();
-    (1..=n * (n + 1) / 2)
+    (1..=program.cells())
         .map(|v| {
             let board = puzzle
                 .read_board(&format!("full but {v}"), "<test>")
@@ -561,6 +568,21 @@ fn triangles_of_side_4_to_6_take_bells_fewest_moves() {
             found.iter().flatten().min(),
             Some(&fewest),
             "side {n}: {found:?}"
+        );
+    }
+}
+
+/// Each side bounded toward the other's last level (the bound `frontier`), the triangles of
+/// sides 5 to 7 take the same fewest moves from every vacancy as with the default bounds.
+#[test]
+fn the_frontier_bound_gives_the_same_fewest_moves_on_triangles() {
+    for n in 5..=7 {
+        let mut puzzle = triangle(n);
+        puzzle.bounds.frontier = true;
+        assert_eq!(
+            triangle_vacancies_with(puzzle),
+            triangle_vacancies(n),
+            "side {n}"
         );
     }
 }

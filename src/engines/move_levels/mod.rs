@@ -19,7 +19,7 @@
 //! peg types demand (`peg_types.rs`), whichever counts more. Pagoda
 //! functions (`pagoda.rs`), learnt from the levels, also cut off positions
 //! that cannot reach the other end at all. The puzzle's `bounds` choose
-//! among the three. When a fewest-moves
+//! among them. When a fewest-moves
 //! solution has at most `L` moves, every position of it passes at its own
 //! level, so when forward levels `0..=a` and backward levels `0..=b` with
 //! `a + b >= L` show no meeting, no solution has `L` moves or fewer. The
@@ -35,6 +35,16 @@
 //! shorter one; when a limit then stops the levels, its solution is the
 //! answer, unproved.
 //!
+//! With the bound `frontier` (not in the default set), each target is
+//! searched with forward levels of its own, and each side's positions are
+//! also bounded toward the other side's last level, as Barker and Korf carry
+//! their bounds across the two frontiers: a position that one side adds at
+//! depth `d` while the other's last level is at depth `e` needs `e` moves
+//! more than the regions and peg types count toward that level's positions
+//! (see [`Bounded::run_toward`]). It cuts the levels of a search that finds
+//! nothing far more, but gives up the level past the bound, so the search
+//! with the answer's bound runs in full.
+//!
 //! One level grows at a time, on the side with less work to do: a level's
 //! parents, counted once forward (its levels serve every target still to
 //! search) and once per target still to search backward. The level that
@@ -48,7 +58,7 @@
 //! only position of its orbit, since every symmetry used fixes it); then a
 //! chain on into the next backward level, to a target.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
@@ -236,7 +246,17 @@ pub fn fewest_moves<W: Word>(
         },
         ..limits.clone()
     };
+    // A bound toward a level holds for every image of its positions.
+    let whole = match bounds.frontier {
+        true => Some(Symmetries::wide(program, &[], limits)?),
+        false => None,
+    };
     let search = Bounded {
+        frontier: bounds.frontier,
+        packing: &packing,
+        candidates: &candidates,
+        types: types.as_ref(),
+        whole: whole.as_ref(),
         ahead_pagodas: Some(&ahead_pagodas).filter(|_| bounds.pagoda),
         behind_pagodas: Some(&behind_pagodas[..]).filter(|_| bounds.pagoda),
         jumps: &jumps,
@@ -265,7 +285,18 @@ pub fn fewest_moves<W: Word>(
         if incumbent == Some(bound) {
             break;
         }
-        let run = match search.run(bound, &proof) {
+        let searched = if u64::from(bound) > limits.max_bound {
+            let stop = limits.exceeded(
+                "max-bound",
+                "the bound on moves of the next search",
+                u128::from(bound),
+                "raise --set limits.max-bound to search further",
+            );
+            Err(so_far(stop, &proof))
+        } else {
+            search.run(bound, &proof)
+        };
+        let run = match searched {
             Err(stopped @ Error::Limit { .. }) if limits.beam > 0 => {
                 if let Some((moves, _)) = known {
                     return Ok(MoveOutcome::Unproved(
@@ -309,6 +340,16 @@ pub fn fewest_moves<W: Word>(
 /// What one bounded search needs: the jumps, the two ends and their
 /// symmetries, and the regions that bound the moves.
 struct Bounded<'a, W: Word> {
+    /// Whether each side is bounded toward the other's last level (the
+    /// bound `frontier`), each target searched with forward levels of its own.
+    frontier: bool,
+    /// The board's packing of regions, the regions that may bound, the peg
+    /// types, and the board's symmetries: what a bound toward a level is
+    /// built from.
+    packing: &'a [W],
+    candidates: &'a [W],
+    types: Option<&'a PegTypes<W>>,
+    whole: Option<&'a Symmetries<W>>,
     jumps: &'a Jumps<W>,
     start: W,
     targets: &'a [W],
@@ -370,7 +411,10 @@ impl<'a, W: Word> Bounded<'a, W> {
     /// It is usually found, since few positions of a solution have no slack
     /// in the regions' bound; when it is not, the next bound searches again.
     fn run(&self, bound: u32, proved: &Levels) -> Result<Search<'a, W>> {
-        let prune = |regions| Some(Prune { regions, bound });
+        if self.frontier {
+            return self.run_toward(bound, proved);
+        }
+        let prune = |regions: &Regions<W>| Some(Prune::new(Arc::new(regions.clone()), bound));
         let mut fore = Side::new(
             self.jumps,
             &[self.start],
@@ -469,6 +513,135 @@ impl<'a, W: Word> Bounded<'a, W> {
             None => Search::None(levels),
         })
     }
+
+    /// As [`Bounded::run`], with each side bounded toward the other's last
+    /// level (the bound `frontier`), and without the level past the bound.
+    ///
+    /// The searches with smaller bounds found nothing, so a solution within
+    /// `bound` has exactly `bound` moves, and its position `n` moves from
+    /// the start is in forward level `n` and backward level `bound - n`. A
+    /// position that one side adds at depth `d`, while the other side's last
+    /// level is at depth `e` and `d + e <= bound`, is so at least `e` moves
+    /// from the other end if it is on such a solution (nearer, it would be in
+    /// a level of the other side already, a meeting), and its chain to that
+    /// end passes a position of the other side's last level. So it is kept
+    /// only if `d + e` and the bound toward that level (the regions and the
+    /// peg types, against every image of its positions) come to at most
+    /// `bound`: the regions the other side's far positions still fill, which
+    /// the ends themselves do not, no longer count against the bound.
+    ///
+    /// The forward levels are not shared between targets: each is bounded
+    /// toward one target's levels. Side by side, the one whose next level
+    /// looks smaller (by the growth of its last) grows, until the depths add
+    /// up to the bound.
+    fn run_toward(&self, bound: u32, proved: &Levels) -> Result<Search<'a, W>> {
+        let mut forward: Vec<u64> = Vec::new();
+        let mut backward: Vec<u64> = Vec::new();
+        let add = |sums: &mut Vec<u64>, sizes: &[u64]| {
+            for (n, &size) in sizes.iter().enumerate() {
+                match sums.get_mut(n) {
+                    Some(sum) => *sum += size,
+                    None => sums.push(size),
+                }
+            }
+        };
+        let cases = self.targets.iter().zip(self.groups).zip(self.behind);
+        for (i, ((&target, group), behind)) in cases.enumerate() {
+            let mut fore = Side::new(self.jumps, &[self.start], true, self.fixing_start, None);
+            fore.pagodas = self.ahead_pagodas.map(|p| learnt(p).clone());
+            let mut back = Side::new(self.jumps, &[target], false, group, None);
+            back.pagodas = self.behind_pagodas.map(|p| learnt(&p[i]).clone());
+            let mut found: Option<Meeting<W>> = (0..group.len())
+                .map(|k| group.apply(k, target))
+                .find_map(|image| fore.level(image).map(|f| (f, 0, image)));
+            let budget = self.limits.max_memory;
+            let hint = |e| so_far(e, proved);
+            while found.is_none() {
+                let (a, b) = (fore.depth(), back.depth());
+                if a + b >= bound || fore.last.is_empty() || back.last.is_empty() {
+                    break;
+                }
+                // The level that brings the depths to the bound is the last.
+                let kept = a + b + 1 < bound;
+                if next_size(&fore.sizes) <= next_size(&back.sizes) {
+                    fore.prune = Some(self.toward(&back.last, true, bound, b, self.ahead));
+                    let depth = a + 1;
+                    let meets = |fresh: &[W]| {
+                        fresh
+                            .par_iter()
+                            .filter_map(|&s| back.level(s).map(|g| (depth, g, s)))
+                            .min_by_key(order)
+                    };
+                    found = fore
+                        .grow(self.jumps, back.bytes(), budget, kept, &meets)
+                        .map_err(hint)?;
+                } else {
+                    back.prune = Some(self.toward(&fore.last, false, bound, a, behind));
+                    let depth = b + 1;
+                    let meets = |fresh: &[W]| {
+                        fresh
+                            .par_iter()
+                            .flat_map_iter(|&s| (0..group.len()).map(move |k| group.apply(k, s)))
+                            .filter_map(|image| fore.level(image).map(|f| (f, depth, image)))
+                            .min_by_key(order)
+                    };
+                    found = back
+                        .grow(self.jumps, fore.bytes(), budget, kept, &meets)
+                        .map_err(hint)?;
+                }
+            }
+            self.keep(&fore, None);
+            self.keep(&back, Some(i));
+            if let Some(meeting) = found {
+                return Ok(Search::Met {
+                    meeting,
+                    fore,
+                    back,
+                    proof: None,
+                });
+            }
+            add(&mut forward, &fore.sizes);
+            add(&mut backward, &back.sizes);
+        }
+        Ok(Search::None(Levels {
+            forward,
+            pagodas: self.pagodas_found(),
+            backward,
+            none_within: Some(bound),
+            ..proved.clone()
+        }))
+    }
+
+    /// The bounds on a side's positions: toward `ends`, the side's far end
+    /// (`ahead`: the targets; else the start), within `bound`; and toward
+    /// `level`, the other side's last level, `depth` moves from that end,
+    /// within `bound - depth` (when the board's packing is small enough for
+    /// its table).
+    fn toward(
+        &self,
+        level: &[W],
+        ahead: bool,
+        bound: u32,
+        depth: u32,
+        ends: &Regions<W>,
+    ) -> Prune<W> {
+        let mut prune = Prune::new(Arc::new(ends.clone()), bound);
+        let Some(whole) = self.whole.filter(|_| depth > 0) else {
+            return prune;
+        };
+        let regions = Regions::toward(
+            self.packing,
+            self.candidates,
+            level,
+            whole,
+            self.types,
+            ahead,
+        );
+        if let Some(regions) = regions {
+            prune.bounds.insert(0, (Arc::new(regions), bound - depth));
+        }
+        prune
+    }
 }
 
 /// The pagoda functions learnt so far for one side (a poisoned lock still
@@ -503,6 +676,16 @@ fn so_far(e: Error, proved: &Levels) -> Error {
         limit,
         format!("{hint} (searched so far: {none})"),
     )
+}
+
+/// The size of a side's next level, guessed from its last two (as many
+/// times the last as the last is the one before).
+fn next_size(sizes: &[u64]) -> f64 {
+    match sizes {
+        [.., before, last] if *before > 0 => *last as f64 * (*last as f64 / *before as f64),
+        [.., last] => *last as f64,
+        [] => 0.0,
+    }
 }
 
 /// A meeting of the two searches: its forward level, its backward level,

@@ -1,5 +1,6 @@
 //! One side of the search: its levels, grown one at a time and deduplicated against the store, pruned by the regions' bound.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
@@ -25,7 +26,7 @@ pub(super) struct Side<'a, W: Word> {
     pub(super) group: &'a Symmetries<W>,
     /// The jumps' images under `group`, for the successors' canonical forms.
     images: Images<W>,
-    pub(super) prune: Option<Prune<'a, W>>,
+    pub(super) prune: Option<Prune<W>>,
     /// The pagoda functions that cut off positions that cannot meet the
     /// other side's ends, learnt from the levels as they grow.
     pub(super) pagodas: Option<Pagodas<W>>,
@@ -178,19 +179,28 @@ const PART: usize = 1 << 12;
 
 /// Which positions a bounded search keeps: those whose moves so far and the
 /// lower bound on the moves still needed (the regions', or the peg types'
-/// where it counts more) come to at most `bound`.
-#[derive(Clone, Copy)]
-pub(super) struct Prune<'a, W: Word> {
-    pub(super) regions: &'a Regions<W>,
-    pub(super) bound: u32,
+/// where it counts more) come to at most `bound`, for each pair of regions
+/// and bound given (each a valid bound on its own, so all must hold).
+#[derive(Clone)]
+pub(super) struct Prune<W: Word> {
+    pub(super) bounds: Vec<(Arc<Regions<W>>, u32)>,
 }
 
-impl<W: Word> Prune<'_, W> {
+impl<W: Word> Prune<W> {
+    /// Regions bounding within `bound`.
+    pub(super) fn new(regions: Arc<Regions<W>>, bound: u32) -> Prune<W> {
+        Prune {
+            bounds: vec![(regions, bound)],
+        }
+    }
+
     /// Whether a position `depth` moves from the side's sources is kept:
     /// forward, the regions full in it must still be opened; backward, the
     /// regions it has opened took a move each.
     pub(super) fn keeps(&self, forward: bool, depth: u32, position: W) -> bool {
-        depth <= self.bound && self.regions.within(position, forward, self.bound - depth)
+        self.bounds.iter().all(|(regions, bound)| {
+            depth <= *bound && regions.within(position, forward, bound - depth)
+        })
     }
 }
 
@@ -200,7 +210,7 @@ impl<'a, W: Word> Side<'a, W> {
         sources: &[W],
         forward: bool,
         group: &'a Symmetries<W>,
-        prune: Option<Prune<'a, W>>,
+        prune: Option<Prune<W>>,
     ) -> Side<'a, W> {
         let mut keys: Vec<W> = sources.iter().map(|&s| mix(group.least(s))).collect();
         keys.sort_unstable();
@@ -292,7 +302,7 @@ impl<'a, W: Word> Side<'a, W> {
         let size = std::mem::size_of::<W>() as u64;
         let held =
             |next: &Fresh<W>| other_bytes + self.bytes() + last.len() as u64 * size + next.bytes();
-        let (forward, prune) = (self.forward, self.prune);
+        let (forward, prune) = (self.forward, self.prune.clone());
         for chunk in last.chunks(CHUNK) {
             // The successors, and those of the tasks running, again while they are split.
             let running = (rayon::current_num_threads() * PART).min(chunk.len());
@@ -320,7 +330,7 @@ impl<'a, W: Word> Side<'a, W> {
                     let mut out = Vec::with_capacity(part.len() * 16);
                     let mut full = false;
                     let mut keep = |t: W, canonical: W| {
-                        if !full && prune.is_none_or(|p| p.keeps(forward, depth, t)) {
+                        if !full && prune.as_ref().is_none_or(|p| p.keeps(forward, depth, t)) {
                             out.push(mix(canonical));
                             if out.len() % ADDED == 0 {
                                 full = added.fetch_add(ADDED as u64, Relaxed) >= room;
