@@ -704,6 +704,65 @@ fn triangle_of_side_9_has_a_short_solution_from_every_vacancy_class() {
 /// has more moves than they proved none has. At widths from 1 (which may find nothing, and
 /// leaves the jump search's solution) to a thousand, and each memory limit, by `--beam` and by
 /// `--set limits.beam`. Where the proof completes, a beam leaves the fewest as they are.
+/// The limit `max-bound` stops the levels before the search past it, with what they proved,
+/// under either set of bounds; with a beam, the beam's solution is the answer, not proved.
+#[test]
+fn max_bound_stops_the_levels_with_what_they_proved() {
+    for bounds in [
+        "[\"regions\", \"types\", \"pagoda\"]",
+        "[\"regions\", \"types\", \"pagoda\", \"frontier\"]",
+    ] {
+        let set = format!("bounds={bounds}");
+        for most in [12u32, 15] {
+            let limit = format!("limits.max-bound={most}");
+            let args = [
+                "solve",
+                "english33",
+                "--metric",
+                "moves",
+                "--set",
+                &set,
+                "--set",
+                &limit,
+            ];
+            let out = pegflip(&args, b"");
+            let case = format!("{bounds} {most}");
+            let message = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{case}: {message}");
+            assert!(
+                message.contains(&format!("past the limit max-bound = {most}"))
+                    && message.contains(&format!("no solution has {most} moves or fewer")),
+                "{case}: {message}"
+            );
+            let beam = pegflip(&[&args[..], &["--beam", "10000", "--json"]].concat(), b"");
+            assert_eq!(beam.status.code(), Some(0), "{case}");
+            let answer: serde_json::Value = serde_json::from_slice(&beam.stdout).unwrap();
+            assert_eq!(answer["optimal"], false, "{case}");
+            // A beam of 10,000 positions finds a fewest solution here.
+            assert_eq!(answer["length"], 18, "{case}");
+            assert_eq!(answer["levels"]["none_within"], most, "{case}");
+        }
+        // Past the fewest, the limit is never reached.
+        let args = [
+            "solve",
+            "english33",
+            "--metric",
+            "moves",
+            "--set",
+            &set,
+            "--set",
+            "limits.max-bound=18",
+            "--json",
+        ];
+        let out = pegflip(&args, b"");
+        let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            (answer["length"].clone(), answer["optimal"].clone()),
+            (18.into(), true.into())
+        );
+    }
+}
+
 #[test]
 fn a_beam_answers_with_the_shortest_found_when_a_limit_stops_the_proof() {
     let board = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/boards/triangle9.toml");
