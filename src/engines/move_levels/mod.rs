@@ -991,6 +991,72 @@ mod tests {
         assert!(counted[0] > 0 && counted[1] > 0, "{counted:?}");
     }
 
+    /// The bound toward a whole level, looked up in its table, is the bound toward every
+    /// image of the level's positions counted one end at a time, ahead and behind.
+    #[test]
+    fn the_bound_toward_a_level_is_the_bound_toward_each_of_its_positions() {
+        let entry = crate::catalogue::find("english33").unwrap();
+        let program = crate::Puzzle::parse(entry.text, "english33")
+            .unwrap()
+            .compile()
+            .unwrap();
+        let jumps: Jumps<u64> = Jumps::new(&program).unwrap();
+        let start = program.puzzle().start.as_ref().unwrap().to_u64().unwrap();
+        let centre = !start & ((1u64 << program.cells()) - 1);
+        let limits = Limits::default();
+        let group = Symmetries::of(&program, &[start], &limits).unwrap();
+        let whole = Symmetries::of(&program, &[], &limits).unwrap();
+        let candidates = Regions::candidates(program.cells(), &jumps.lines);
+        let packing = Regions::disjoint(&candidates);
+        let types = PegTypes::new(program.cells(), &jumps.lines);
+        let mut fore = Side::new(&jumps, &[start], true, &group, None);
+        let mut back = Side::new(&jumps, &[centre], false, &group, None);
+        let mut probes: Vec<u64> = Vec::new();
+        for depth in 1..=6 {
+            fore.grow(&jumps, 0, u64::MAX, true, &|_| None).unwrap();
+            if depth <= 4 {
+                back.grow(&jumps, 0, u64::MAX, true, &|_| None).unwrap();
+            }
+            probes.extend(&fore.last);
+            probes.extend(&back.last);
+        }
+        let whole = &whole;
+        for (level, ahead) in [(&back.last, true), (&fore.last, false)] {
+            let images: Vec<u64> = level
+                .iter()
+                .flat_map(|&q| (0..whole.len()).map(move |k| whole.apply(k, q)))
+                .collect();
+            let one_by_one = Regions::pack_with(&packing, &candidates, &images, types.as_ref());
+            let table = Regions::toward(&packing, &candidates, level, whole, types.as_ref(), ahead)
+                .unwrap();
+            assert!(images.len() > 1000);
+            let bound = |p: u64| {
+                if ahead {
+                    table.ahead(p)
+                } else {
+                    table.behind(p)
+                }
+            };
+            let counted = probes.iter().filter(|&&p| bound(p) > 0).count();
+            assert!(counted >= 100, "{counted} of {}", probes.len());
+            for &p in &probes {
+                if ahead {
+                    assert_eq!(table.ahead(p), one_by_one.ahead(p), "{p:#x}");
+                } else {
+                    assert_eq!(table.behind(p), one_by_one.behind(p), "{p:#x}");
+                }
+                for slack in 0..4 {
+                    assert_eq!(
+                        table.within(p, ahead, slack),
+                        one_by_one.within(p, ahead, slack),
+                        "{p:#x} {slack}"
+                    );
+                }
+            }
+        }
+        assert!(probes.len() > 1000);
+    }
+
     #[test]
     fn pagoda_functions_cut_only_positions_that_cannot_reach_the_target() {
         let entry = crate::catalogue::find("english33").unwrap();
