@@ -455,33 +455,13 @@ impl<'a, W: Word> Bounded<'a, W> {
                 // The work of a level is about its parents'; forward levels serve every
                 // target still to search, backward ones only this one.
                 if fore.last.len() as f64 <= back.last.len() as f64 * remaining {
-                    let depth = fore.depth() + 1;
                     // The forward levels are kept for the targets still to search.
-                    let kept = depth + b < reach || remaining > 1.0;
-                    let meets = |fresh: &[W]| {
-                        fresh
-                            .par_iter()
-                            .filter_map(|&s| back.level(s).map(|g| (depth, g, s)))
-                            .min_by_key(order)
-                    };
-                    found = fore
-                        .grow(self.jumps, back.bytes(), budget, kept, &meets)
-                        .map_err(hint)?;
+                    let kept = a + 1 + b < reach || remaining > 1.0;
+                    found = grow_ahead(self.jumps, &mut fore, &back, budget, kept).map_err(hint)?;
                 } else {
-                    let depth = back.depth() + 1;
-                    let kept = a + depth < reach;
-                    // A backward position stands for its orbit under the target's symmetries,
-                    // which the forward levels do not share: every image is looked up.
-                    let meets = |fresh: &[W]| {
-                        fresh
-                            .par_iter()
-                            .flat_map_iter(|&s| (0..group.len()).map(move |k| group.apply(k, s)))
-                            .filter_map(|image| fore.level(image).map(|f| (f, depth, image)))
-                            .min_by_key(order)
-                    };
-                    found = back
-                        .grow(self.jumps, fore.bytes(), budget, kept, &meets)
-                        .map_err(hint)?;
+                    let kept = a + b + 1 < reach;
+                    found =
+                        grow_behind(self.jumps, &mut back, &fore, budget, kept).map_err(hint)?;
                 }
             }
             self.keep(&back, Some(i));
@@ -565,29 +545,11 @@ impl<'a, W: Word> Bounded<'a, W> {
                 let kept = a + b + 1 < bound;
                 if next_size(&fore.sizes) <= next_size(&back.sizes) {
                     fore.prune = Some(self.toward(&back.last, true, bound, b, self.ahead));
-                    let depth = a + 1;
-                    let meets = |fresh: &[W]| {
-                        fresh
-                            .par_iter()
-                            .filter_map(|&s| back.level(s).map(|g| (depth, g, s)))
-                            .min_by_key(order)
-                    };
-                    found = fore
-                        .grow(self.jumps, back.bytes(), budget, kept, &meets)
-                        .map_err(hint)?;
+                    found = grow_ahead(self.jumps, &mut fore, &back, budget, kept).map_err(hint)?;
                 } else {
                     back.prune = Some(self.toward(&fore.last, false, bound, a, behind));
-                    let depth = b + 1;
-                    let meets = |fresh: &[W]| {
-                        fresh
-                            .par_iter()
-                            .flat_map_iter(|&s| (0..group.len()).map(move |k| group.apply(k, s)))
-                            .filter_map(|image| fore.level(image).map(|f| (f, depth, image)))
-                            .min_by_key(order)
-                    };
-                    found = back
-                        .grow(self.jumps, fore.bytes(), budget, kept, &meets)
-                        .map_err(hint)?;
+                    found =
+                        grow_behind(self.jumps, &mut back, &fore, budget, kept).map_err(hint)?;
                 }
             }
             self.keep(&fore, None);
@@ -676,6 +638,47 @@ fn so_far(e: Error, proved: &Levels) -> Error {
         limit,
         format!("{hint} (searched so far: {none})"),
     )
+}
+
+/// Grows the forward side `fore` by a level (entered in its map if `kept`), and the
+/// meeting of its new positions with `back`'s levels with the fewest moves.
+fn grow_ahead<W: Word>(
+    jumps: &Jumps<W>,
+    fore: &mut Side<W>,
+    back: &Side<W>,
+    budget: u64,
+    kept: bool,
+) -> Result<Option<Meeting<W>>> {
+    let depth = fore.depth() + 1;
+    let meets = |fresh: &[W]| {
+        fresh
+            .par_iter()
+            .filter_map(|&s| back.level(s).map(|g| (depth, g, s)))
+            .min_by_key(order)
+    };
+    fore.grow(jumps, back.bytes(), budget, kept, &meets)
+}
+
+/// Grows the backward side `back` by a level, and its meeting with `fore`'s levels. A
+/// backward position stands for its orbit under the target's symmetries, which the forward
+/// levels do not share: every image is looked up.
+fn grow_behind<W: Word>(
+    jumps: &Jumps<W>,
+    back: &mut Side<W>,
+    fore: &Side<W>,
+    budget: u64,
+    kept: bool,
+) -> Result<Option<Meeting<W>>> {
+    let depth = back.depth() + 1;
+    let group = back.group;
+    let meets = |fresh: &[W]| {
+        fresh
+            .par_iter()
+            .flat_map_iter(|&s| (0..group.len()).map(move |k| group.apply(k, s)))
+            .filter_map(|image| fore.level(image).map(|f| (f, depth, image)))
+            .min_by_key(order)
+    };
+    back.grow(jumps, fore.bytes(), budget, kept, &meets)
 }
 
 /// The size of a side's next level, guessed from its last two (as many
