@@ -21,6 +21,10 @@
 //! most regions are full; the second in mid-game, where the regions the
 //! board's packing holds have been opened but others overlapping them are
 //! still full.
+//!
+//! The ends may also be a whole level of a search, every image of its
+//! positions ([`Regions::toward`]): the regions' bound by the board's packing
+//! is then looked up in a table over the sets of its regions.
 
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
