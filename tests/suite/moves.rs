@@ -713,19 +713,13 @@ fn max_bound_stops_the_levels_with_what_they_proved() {
         "[\"regions\", \"types\", \"pagoda\", \"frontier\"]",
     ] {
         let set = format!("bounds={bounds}");
+        let solve = |more: &[&str]| {
+            let args = ["solve", "english33", "--metric", "moves", "--set", &set];
+            pegflip(&[&args[..], more].concat(), b"")
+        };
         for most in [12u32, 15] {
             let limit = format!("limits.max-bound={most}");
-            let args = [
-                "solve",
-                "english33",
-                "--metric",
-                "moves",
-                "--set",
-                &set,
-                "--set",
-                &limit,
-            ];
-            let out = pegflip(&args, b"");
+            let out = solve(&["--set", &limit]);
             let case = format!("{bounds} {most}");
             let message = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(2), "{case}: {message}");
@@ -734,7 +728,7 @@ fn max_bound_stops_the_levels_with_what_they_proved() {
                     && message.contains(&format!("no solution has {most} moves or fewer")),
                 "{case}: {message}"
             );
-            let beam = pegflip(&[&args[..], &["--beam", "10000", "--json"]].concat(), b"");
+            let beam = solve(&["--set", &limit, "--beam", "10000", "--json"]);
             assert_eq!(beam.status.code(), Some(0), "{case}");
             let answer: serde_json::Value = serde_json::from_slice(&beam.stdout).unwrap();
             assert_eq!(answer["optimal"], false, "{case}");
@@ -742,19 +736,8 @@ fn max_bound_stops_the_levels_with_what_they_proved() {
             assert_eq!(answer["length"], 18, "{case}");
             assert_eq!(answer["levels"]["none_within"], most, "{case}");
         }
-        // Past the fewest, the limit is never reached.
-        let args = [
-            "solve",
-            "english33",
-            "--metric",
-            "moves",
-            "--set",
-            &set,
-            "--set",
-            "limits.max-bound=18",
-            "--json",
-        ];
-        let out = pegflip(&args, b"");
+        // With the limit at the fewest, it is not passed: the answer is proved.
+        let out = solve(&["--set", "limits.max-bound=18", "--json"]);
         let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(
             (answer["length"].clone(), answer["optimal"].clone()),
