@@ -135,8 +135,9 @@ pub struct Bounds {
     /// that cannot reach the other end at all.
     pub pagoda: bool,
     /// The frontier: the regions and the peg types bound each side toward
-    /// the other side's last level rather than its far end; each target
-    /// gets forward levels of its own. Not in the default set.
+    /// the other side's last level rather than its far end; each target's
+    /// forward levels are its own past a trunk the targets share. Not in the
+    /// default set.
     pub frontier: bool,
 }
 

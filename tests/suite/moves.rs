@@ -587,6 +587,25 @@ fn the_frontier_bound_gives_the_same_fewest_moves_on_triangles() {
     }
 }
 
+/// Side 8 from hole 13 takes 14 moves (the ignored test below proves it with the default
+/// bounds): the frontier bound, its targets sharing a trunk of forward levels, shows that none
+/// has 13 or fewer (about 7 s; the search with the bound 14 would take a minute more).
+#[test]
+fn the_frontier_bound_shows_that_side_8_from_hole_13_takes_more_than_13_moves() {
+    let mut puzzle = triangle(8);
+    puzzle.bounds.frontier = true;
+    puzzle.limits.max_bound = 13;
+    let program = puzzle.compile().unwrap();
+    let board = puzzle.read_board("full but 13", "<test>").unwrap().state;
+    let stopped = pegflip::solve(&program, &board, &puzzle.limits).unwrap_err();
+    let message = stopped.to_string();
+    assert!(
+        message.contains("past the limit max-bound = 13")
+            && message.contains("searched so far: no solution has 13 moves or fewer"),
+        "{message}"
+    );
+}
+
 /// The same for side 7: 12 moves (A127500), from each of its 18 solvable vacancies (28 runs,
 /// the solvable ones about a second each).
 #[test]

@@ -35,15 +35,17 @@
 //! shorter one; when a limit then stops the levels, its solution is the
 //! answer, unproved.
 //!
-//! With the bound `frontier` (not in the default set), each target is
-//! searched with forward levels of its own, and each side's positions are
-//! also bounded toward the other side's last level, as Barker and Korf carry
-//! their bounds across the two frontiers: a position that one side adds at
-//! depth `d` while the other's last level is at depth `e` needs `e` moves
-//! more than the regions and peg types count toward that level's positions
-//! (see [`Bounded::run_toward`]). It cuts the levels of a search that finds
-//! nothing far more, but gives up the level past the bound, so the search
-//! with the answer's bound runs in full.
+//! With the bound `frontier` (not in the default set), each side's
+//! positions are also bounded toward the other side's last level, as Barker
+//! and Korf carry their bounds across the two frontiers: a position that one
+//! side adds at depth `d` while the other's last level is at depth `e` needs
+//! `e` moves more than the regions and peg types count toward that level's
+//! positions (see [`Bounded::run_toward`]). The forward levels are then
+//! bounded toward one target's levels: the targets share them as a trunk,
+//! bounded toward all their levels at once, until a target's own bound cuts
+//! a trunk level by a tenth, and each grows its own from there. It cuts the
+//! levels of a search that finds nothing far more, but gives up the level
+//! past the bound, so the search with the answer's bound runs in full.
 //!
 //! One level grows at a time, on the side with less work to do: a level's
 //! parents, counted once forward (its levels serve every target still to
@@ -341,7 +343,7 @@ pub fn fewest_moves<W: Word>(
 /// symmetries, and the regions that bound the moves.
 struct Bounded<'a, W: Word> {
     /// Whether each side is bounded toward the other's last level (the
-    /// bound `frontier`), each target searched with forward levels of its own.
+    /// bound `frontier`), the forward levels each target's own past a trunk.
     frontier: bool,
     /// The board's packing of regions, the regions that may bound, the peg
     /// types, and the board's symmetries: what a bound toward a level is
@@ -378,6 +380,21 @@ enum Search<'a, W: Word> {
     },
     None(Levels),
 }
+
+/// What growing the forward trunk of a search with the bound `frontier`
+/// came to: a meeting within the bound, or the trunk and each target's
+/// backward side.
+#[allow(clippy::large_enum_variant)]
+enum Trunk<'a, W: Word> {
+    Met(Search<'a, W>),
+    /// The trunk, each target's backward side, and the trunk's depth at
+    /// which the target left it.
+    Grown(Side<'a, W>, Vec<Side<'a, W>>, Vec<u32>),
+}
+
+/// The positions of a new trunk level that show how much a target's own
+/// bound would cut it.
+const SAMPLE: usize = 1 << 14;
 
 impl<'a, W: Word> Bounded<'a, W> {
     /// Keeps what a side (forward, or backward from target `i`) learnt, for
@@ -457,11 +474,12 @@ impl<'a, W: Word> Bounded<'a, W> {
                 if fore.last.len() as f64 <= back.last.len() as f64 * remaining {
                     // The forward levels are kept for the targets still to search.
                     let kept = a + 1 + b < reach || remaining > 1.0;
-                    found = grow_ahead(self.jumps, &mut fore, &back, budget, kept).map_err(hint)?;
+                    found =
+                        grow_ahead(self.jumps, &mut fore, &back, budget, kept, 0).map_err(hint)?;
                 } else {
                     let kept = a + b + 1 < reach;
                     found =
-                        grow_behind(self.jumps, &mut back, &fore, budget, kept).map_err(hint)?;
+                        grow_behind(self.jumps, &mut back, &fore, budget, kept, 0).map_err(hint)?;
                 }
             }
             self.keep(&back, Some(i));
@@ -510,32 +528,83 @@ impl<'a, W: Word> Bounded<'a, W> {
     /// `bound`: the regions the other side's far positions still fill, which
     /// the ends themselves do not, no longer count against the bound.
     ///
-    /// The forward levels are not shared between targets: each is bounded
-    /// toward one target's levels. Side by side, the one whose next level
-    /// looks smaller (by the growth of its last) grows, until the depths add
-    /// up to the bound.
+    /// The forward levels start as a trunk that the targets share, bounded
+    /// toward the union of their last levels (see [`Bounded::trunk`]). Each
+    /// target then takes the trunk's levels up to where it left it, and
+    /// grows on alone: side by side, the one whose next level looks smaller
+    /// (by the growth of its last) grows, until the depths add up to the
+    /// bound. `forward` counts the trunk's levels once and sums each
+    /// target's own.
     fn run_toward(&self, bound: u32, proved: &Levels) -> Result<Search<'a, W>> {
-        let mut forward: Vec<u64> = Vec::new();
+        let budget = self.limits.max_memory;
+        let hint = |e| so_far(e, proved);
+        let (trunk, backs, left_at) = match self.trunk(bound, proved)? {
+            Trunk::Met(search) => return Ok(search),
+            Trunk::Grown(trunk, backs, left_at) => (trunk, backs, left_at),
+        };
+        self.keep(&trunk, None);
+        let mut forward: Vec<u64> = trunk.sizes.clone();
         let mut backward: Vec<u64> = Vec::new();
-        let add = |sums: &mut Vec<u64>, sizes: &[u64]| {
-            for (n, &size) in sizes.iter().enumerate() {
+        let add = |sums: &mut Vec<u64>, from: usize, sizes: &[u64]| {
+            for (n, &size) in sizes.iter().enumerate().skip(from) {
                 match sums.get_mut(n) {
                     Some(sum) => *sum += size,
                     None => sums.push(size),
                 }
             }
         };
-        let cases = self.targets.iter().zip(self.groups).zip(self.behind);
-        for (i, ((&target, group), behind)) in cases.enumerate() {
-            let mut fore = Side::new(self.jumps, &[self.start], true, self.fixing_start, None);
-            fore.pagodas = self.ahead_pagodas.map(|p| learnt(p).clone());
-            let mut back = Side::new(self.jumps, &[target], false, group, None);
-            back.pagodas = self.behind_pagodas.map(|p| learnt(&p[i]).clone());
-            let mut found: Option<Meeting<W>> = (0..group.len())
-                .map(|k| group.apply(k, target))
-                .find_map(|image| fore.level(image).map(|f| (f, 0, image)));
-            let budget = self.limits.max_memory;
-            let hint = |e| so_far(e, proved);
+        // A target on a trunk grown to its last level is searched; the last
+        // target that needs the trunk takes it, or drops it once branched.
+        let depth = trunk.depth();
+        let closed = !trunk.open;
+        let needs =
+            |(back, &at): (&Side<W>, &u32)| !(back.last.is_empty() || (at == depth && closed));
+        let last_user = (backs.iter().zip(&left_at)).rposition(needs);
+        // The backward sides of the targets after each, held meanwhile.
+        let mut after: u64 = backs.iter().map(Side::bytes).sum();
+        let mut trunk = Some(trunk);
+        let cases = backs.into_iter().zip(left_at).zip(self.behind).enumerate();
+        for (i, ((mut back, at), behind)) in cases {
+            after -= back.bytes();
+            if !needs((&back, &at)) {
+                add(&mut backward, 0, &back.sizes);
+                continue;
+            }
+            let lost = || Error::Internal("the forward trunk was dropped too soon".into());
+            // A copy of the trunk's levels (up to all of them) must fit beside it.
+            let shared = trunk.as_ref().map_or(0, Side::bytes);
+            let copy = match at == depth && Some(i) == last_user {
+                true => 0,
+                false => shared,
+            };
+            let held = shared + copy + back.bytes() + after;
+            if held > budget {
+                let stop = Limits::exceeded_bound(
+                    "max-memory",
+                    "the memory of the move levels searched so far, and a copy of the forward \
+                     levels the targets share for one of them (estimated)",
+                    u128::from(held),
+                    u128::from(budget),
+                    "raise --max-memory if the machine has room",
+                );
+                return Err(hint(stop));
+            }
+            let mut fore = match (at < depth, Some(i) == last_user) {
+                (true, _) => trunk.as_ref().ok_or_else(lost)?.branch(at),
+                (false, true) => trunk.take().ok_or_else(lost)?,
+                (false, false) => trunk.clone().ok_or_else(lost)?,
+            };
+            if Some(i) == last_user {
+                trunk = None;
+            }
+            let beside = trunk.as_ref().map_or(0, Side::bytes) + after;
+            let b = back.depth();
+            if at > 0 && b > 0 {
+                let prune = self.toward(&back.last, true, bound, b, self.ahead);
+                fore.last.retain(|&p| prune.keeps(true, at, p));
+                fore.sizes[at as usize] = fore.last.len() as u64;
+            }
+            let mut found: Option<Meeting<W>> = None;
             while found.is_none() {
                 let (a, b) = (fore.depth(), back.depth());
                 if a + b >= bound || fore.last.is_empty() || back.last.is_empty() {
@@ -545,11 +614,12 @@ impl<'a, W: Word> Bounded<'a, W> {
                 let kept = a + b + 1 < bound;
                 if next_size(&fore.sizes) <= next_size(&back.sizes) {
                     fore.prune = Some(self.toward(&back.last, true, bound, b, self.ahead));
-                    found = grow_ahead(self.jumps, &mut fore, &back, budget, kept).map_err(hint)?;
+                    found = grow_ahead(self.jumps, &mut fore, &back, budget, kept, beside)
+                        .map_err(hint)?;
                 } else {
                     back.prune = Some(self.toward(&fore.last, false, bound, a, behind));
-                    found =
-                        grow_behind(self.jumps, &mut back, &fore, budget, kept).map_err(hint)?;
+                    found = grow_behind(self.jumps, &mut back, &fore, budget, kept, beside)
+                        .map_err(hint)?;
                 }
             }
             self.keep(&fore, None);
@@ -562,8 +632,8 @@ impl<'a, W: Word> Bounded<'a, W> {
                     proof: None,
                 });
             }
-            add(&mut forward, &fore.sizes);
-            add(&mut backward, &back.sizes);
+            add(&mut forward, at as usize + 1, &fore.sizes);
+            add(&mut backward, 0, &back.sizes);
         }
         Ok(Search::None(Levels {
             forward,
@@ -572,6 +642,134 @@ impl<'a, W: Word> Bounded<'a, W> {
             none_within: Some(bound),
             ..proved.clone()
         }))
+    }
+
+    /// The forward levels the targets share in a search with the bound
+    /// `frontier`, each target's backward side beside them (grown as each
+    /// target's own search would grow them), and the trunk's depth at which
+    /// each target left it. Each backward side grows while its next level
+    /// looks smaller than the trunk's; the trunk grows while every target on
+    /// it (its last backward level not empty) would grow its forward side
+    /// next with a level that is not the last (or that is the last for every
+    /// one of them, which ends the trunk), bounded toward the targets and
+    /// toward the union of those targets' last levels at the least depth
+    /// among them. After each level, a sample shows how much of it each
+    /// target's own bound keeps: a target that keeps less than nine tenths
+    /// leaves the trunk there. Since the trunk's bound is weaker than each
+    /// target's, a target's own bound cuts the trunk's level it left at to
+    /// what the target would have grown from the level before.
+    fn trunk(&self, bound: u32, proved: &Levels) -> Result<Trunk<'a, W>> {
+        let budget = self.limits.max_memory;
+        let hint = |e| so_far(e, proved);
+        let mut trunk = Side::new(self.jumps, &[self.start], true, self.fixing_start, None);
+        trunk.pagodas = self.ahead_pagodas.map(|p| learnt(p).clone());
+        let cases = self.targets.iter().zip(self.groups).enumerate();
+        let mut backs: Vec<Side<'a, W>> = cases
+            .map(|(i, (&target, group))| {
+                let mut back = Side::new(self.jumps, &[target], false, group, None);
+                back.pagodas = self.behind_pagodas.map(|p| learnt(&p[i]).clone());
+                back
+            })
+            .collect();
+        let met = |meeting: Meeting<W>, trunk, mut backs: Vec<Side<'a, W>>| {
+            let (_, g, at) = meeting;
+            let i = backs.iter().position(|b| b.level(at) == Some(g));
+            let back = i.map(|i| backs.swap_remove(i)).ok_or_else(|| {
+                Error::Internal("a meeting of the forward trunk has no target".into())
+            })?;
+            Ok(Trunk::Met(Search::Met {
+                meeting,
+                fore: trunk,
+                back,
+                proof: None,
+            }))
+        };
+        // The start may be a target already.
+        let meets = |fresh: &[W], depth: u32, backs: &[Side<'a, W>]| {
+            fresh
+                .par_iter()
+                .filter_map(|&s| {
+                    let g = backs.iter().filter_map(|b| b.level(s)).min()?;
+                    Some((depth, g, s))
+                })
+                .min_by_key(order)
+        };
+        if let Some(meeting) = meets(&trunk.last, 0, &backs) {
+            return met(meeting, trunk, backs);
+        }
+        let mut left: Vec<Option<u32>> = vec![None; backs.len()];
+        loop {
+            let a = trunk.depth();
+            let held: u64 = backs.iter().map(Side::bytes).sum();
+            for (i, behind) in self.behind.iter().enumerate() {
+                let beside = held - backs[i].bytes();
+                let back = &mut backs[i];
+                while left[i].is_none()
+                    && !back.last.is_empty()
+                    && a + back.depth() + 1 < bound
+                    && next_size(&back.sizes) < next_size(&trunk.sizes)
+                {
+                    back.prune = Some(self.toward(&trunk.last, false, bound, a, behind));
+                    let found = grow_behind(self.jumps, back, &trunk, budget, true, beside)
+                        .map_err(hint)?;
+                    if let Some(meeting) = found {
+                        return met(meeting, trunk, backs);
+                    }
+                }
+            }
+            let on: Vec<usize> = (0..backs.len())
+                .filter(|&i| left[i].is_none() && !backs[i].last.is_empty())
+                .collect();
+            // A level that is the last for every target on the trunk is its last too.
+            let last = on.iter().all(|&i| a + backs[i].depth() + 1 == bound);
+            let grows = on.iter().all(|&i| {
+                (last || a + backs[i].depth() + 1 < bound)
+                    && next_size(&trunk.sizes) <= next_size(&backs[i].sizes)
+            });
+            if on.is_empty() || trunk.last.is_empty() || !grows {
+                break;
+            }
+            let depth = on.iter().map(|&i| backs[i].depth()).min().unwrap_or(0);
+            let union: Vec<W> = on
+                .iter()
+                .flat_map(|&i| backs[i].last.iter().copied())
+                .collect();
+            trunk.prune = Some(self.toward(&union, true, bound, depth, self.ahead));
+            drop(union);
+            let held: u64 = backs.iter().map(Side::bytes).sum();
+            let found = trunk
+                .grow(self.jumps, held, budget, !last, &|fresh| {
+                    meets(fresh, a + 1, &backs)
+                })
+                .map_err(hint)?;
+            if let Some(meeting) = found {
+                return met(meeting, trunk, backs);
+            }
+            if last {
+                break;
+            }
+            if on.len() == 1 {
+                // One target's own bound is the trunk's.
+                continue;
+            }
+            // How much of the new level each target's own bound keeps, in a sample.
+            let step = trunk.last.len().div_ceil(SAMPLE).max(1);
+            let sample: Vec<W> = trunk.last.iter().step_by(step).copied().collect();
+            for &i in &on {
+                let back = &backs[i];
+                let prune = self.toward(&back.last, true, bound, back.depth(), self.ahead);
+                let kept = sample
+                    .par_iter()
+                    .filter(|&&p| prune.keeps(true, a + 1, p))
+                    .count();
+                if kept * 10 < sample.len() * 9 {
+                    left[i] = Some(a + 1);
+                }
+            }
+        }
+        let depth = trunk.depth();
+        let left_at = left.into_iter().map(|at| at.unwrap_or(depth)).collect();
+        Ok(Trunk::Grown(trunk, backs, left_at))
     }
 
     /// The bounds on a side's positions: toward `ends`, the side's far end
@@ -641,13 +839,15 @@ fn so_far(e: Error, proved: &Levels) -> Error {
 }
 
 /// Grows the forward side `fore` by a level (entered in its map if `kept`), and the
-/// meeting of its new positions with `back`'s levels with the fewest moves.
+/// meeting of its new positions with `back`'s levels with the fewest moves; `beside`
+/// is what else is held, in bytes.
 fn grow_ahead<W: Word>(
     jumps: &Jumps<W>,
     fore: &mut Side<W>,
     back: &Side<W>,
     budget: u64,
     kept: bool,
+    beside: u64,
 ) -> Result<Option<Meeting<W>>> {
     let depth = fore.depth() + 1;
     let meets = |fresh: &[W]| {
@@ -656,7 +856,7 @@ fn grow_ahead<W: Word>(
             .filter_map(|&s| back.level(s).map(|g| (depth, g, s)))
             .min_by_key(order)
     };
-    fore.grow(jumps, back.bytes(), budget, kept, &meets)
+    fore.grow(jumps, back.bytes() + beside, budget, kept, &meets)
 }
 
 /// Grows the backward side `back` by a level, and its meeting with `fore`'s levels. A
@@ -668,6 +868,7 @@ fn grow_behind<W: Word>(
     fore: &Side<W>,
     budget: u64,
     kept: bool,
+    beside: u64,
 ) -> Result<Option<Meeting<W>>> {
     let depth = back.depth() + 1;
     let group = back.group;
@@ -678,7 +879,7 @@ fn grow_behind<W: Word>(
             .filter_map(|image| fore.level(image).map(|f| (f, depth, image)))
             .min_by_key(order)
     };
-    back.grow(jumps, fore.bytes(), budget, kept, &meets)
+    back.grow(jumps, fore.bytes() + beside, budget, kept, &meets)
 }
 
 /// The size of a side's next level, guessed from its last two (as many
@@ -872,6 +1073,28 @@ mod tests {
         assert!(map.bytes() >= LevelMap::<u64>::bytes_for(batch.len()));
         map.insert(&by_part(&[], map.bits()), 6);
         assert_eq!(map.len(), batch.len());
+        // Cut back to level 4: the third level is gone, and the fourth is what it was.
+        let (cut, last) = map.up_to(4);
+        assert_eq!(cut.len(), first.len());
+        for (list, level) in [
+            (&one, Some(3u32)),
+            (&two, Some(4)),
+            (&second.to_vec(), None),
+        ] {
+            for &p in list {
+                assert_eq!(cut.get(p), level, "{p}");
+            }
+        }
+        let mut expected: Vec<u64> = two.iter().map(|&p| mix(p)).collect();
+        expected.sort_unstable();
+        assert_eq!(last, expected);
+        let mut keys: Vec<u64> = second.iter().map(|&p| mix(p)).collect();
+        keys.sort_unstable();
+        for mut kept in by_part(&keys, cut.bits()) {
+            let before = kept.clone();
+            cut.retain_absent(&mut kept);
+            assert_eq!(kept, before);
+        }
     }
 
     #[test]
