@@ -859,9 +859,9 @@ fn grow_ahead<W: Word>(
     fore.grow(jumps, back.bytes() + beside, budget, kept, &meets)
 }
 
-/// Grows the backward side `back` by a level, and its meeting with `fore`'s levels. A
-/// backward position stands for its orbit under the target's symmetries, which the forward
-/// levels do not share: every image is looked up.
+/// Grows the backward side `back` by a level, and its meeting with `fore`'s levels; `beside`
+/// is what else is held, in bytes. A backward position stands for its orbit under the
+/// target's symmetries, which the forward levels do not share: every image is looked up.
 fn grow_behind<W: Word>(
     jumps: &Jumps<W>,
     back: &mut Side<W>,
