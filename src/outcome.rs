@@ -161,9 +161,7 @@ pub struct Levels {
     /// Positions per level forward from the start, in the last search that
     /// found nothing: entry `n` is the number kept of those reached in `n`
     /// moves. Empty when the lower bound on the start alone proves the answer.
-    /// With the bound `frontier`, the targets share a trunk of forward
-    /// levels, counted once, and each grows its own from where it leaves the
-    /// trunk: these are summed over the targets.
+    /// With the bound `frontier` too, the targets share these levels.
     pub forward: Vec<u64>,
     /// Positions per level backward in that search, summed over the targets
     /// searched back from (each level `n` of each target: the positions kept

@@ -135,8 +135,8 @@ pub struct Bounds {
     /// that cannot reach the other end at all.
     pub pagoda: bool,
     /// The frontier: the regions and the peg types bound each side toward
-    /// the other side's last level rather than its far end; each target's
-    /// forward levels are its own past a trunk the targets share. Not in the
+    /// the other side's last level rather than its far end; the targets
+    /// share forward levels that some target's own bound keeps. Not in the
     /// default set.
     pub frontier: bool,
 }

@@ -588,8 +588,8 @@ fn the_frontier_bound_gives_the_same_fewest_moves_on_triangles() {
 }
 
 /// Side 8 from hole 13 takes 14 moves (the ignored test below proves it with the default
-/// bounds): the frontier bound, its targets sharing a trunk of forward levels, shows that none
-/// has 13 or fewer (about 7 s; the search with the bound 14 would take a minute more).
+/// bounds): the frontier bound, its targets sharing the forward levels, shows that none has 13
+/// or fewer (about 7 s; the search with the bound 14 would take a minute more).
 #[test]
 fn the_frontier_bound_shows_that_side_8_from_hole_13_takes_more_than_13_moves() {
     let mut puzzle = triangle(8);

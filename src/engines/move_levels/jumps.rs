@@ -279,7 +279,6 @@ const MAX_ORDER: usize = 16;
 /// The images of every jump's cells under a group of symmetries, padded
 /// with the identity to a width the expansion is compiled for, so that a
 /// successor's canonical form is its parent's images XOR the chain's.
-#[derive(Clone)]
 pub(super) enum Images<W: Word> {
     /// No more than [`MAX_ORDER`] symmetries, padded to 1, 2, 4, 8 or 16.
     W1(Vec<[W; 1]>),

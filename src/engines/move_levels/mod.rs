@@ -40,12 +40,11 @@
 //! and Korf carry their bounds across the two frontiers: a position that one
 //! side adds at depth `d` while the other's last level is at depth `e` needs
 //! `e` moves more than the regions and peg types count toward that level's
-//! positions (see [`Bounded::run_toward`]). The forward levels are then
-//! bounded toward one target's levels: the targets share them as a trunk,
-//! bounded toward all their levels at once, until a target's own bound cuts
-//! a trunk level by a tenth, and each grows its own from there. It cuts the
-//! levels of a search that finds nothing far more, but gives up the level
-//! past the bound, so the search with the answer's bound runs in full.
+//! positions (see [`Bounded::run_toward`]). The targets share the forward
+//! levels, bounded toward all their levels at once and cut to what some
+//! target's own bound keeps. It cuts the levels of a search that finds
+//! nothing far more, but gives up the level past the bound, so the search
+//! with the answer's bound runs in full.
 //!
 //! One level grows at a time, on the side with less work to do: a level's
 //! parents, counted once forward (its levels serve every target still to
@@ -343,7 +342,7 @@ pub fn fewest_moves<W: Word>(
 /// symmetries, and the regions that bound the moves.
 struct Bounded<'a, W: Word> {
     /// Whether each side is bounded toward the other's last level (the
-    /// bound `frontier`), the forward levels each target's own past a trunk.
+    /// bound `frontier`), the forward levels shared by the targets.
     frontier: bool,
     /// The board's packing of regions, the regions that may bound, the peg
     /// types, and the board's symmetries: what a bound toward a level is
@@ -380,21 +379,6 @@ enum Search<'a, W: Word> {
     },
     None(Levels),
 }
-
-/// What growing the forward trunk of a search with the bound `frontier`
-/// came to: a meeting within the bound, or the trunk and each target's
-/// backward side.
-#[allow(clippy::large_enum_variant)]
-enum Trunk<'a, W: Word> {
-    Met(Search<'a, W>),
-    /// The trunk, each target's backward side, and the trunk's depth at
-    /// which the target left it.
-    Grown(Side<'a, W>, Vec<Side<'a, W>>, Vec<u32>),
-}
-
-/// The positions of a new trunk level that show how much a target's own
-/// bound would cut it.
-const SAMPLE: usize = 1 << 14;
 
 impl<'a, W: Word> Bounded<'a, W> {
     /// Keeps what a side (forward, or backward from target `i`) learnt, for
@@ -528,141 +512,22 @@ impl<'a, W: Word> Bounded<'a, W> {
     /// `bound`: the regions the other side's far positions still fill, which
     /// the ends themselves do not, no longer count against the bound.
     ///
-    /// The forward levels start as a trunk that the targets share, bounded
-    /// toward the union of their last levels (see [`Bounded::trunk`]). Each
-    /// target then takes the trunk's levels up to where it left it, and
-    /// grows on alone: side by side, the one whose next level looks smaller
-    /// (by the growth of its last) grows, until the depths add up to the
-    /// bound. `forward` counts the trunk's levels once and sums each
-    /// target's own.
+    /// The targets share the forward levels. Each target's backward side
+    /// grows while its next level looks smaller (by the growth of its last)
+    /// than the forward side's, and never to the bound; then the forward side
+    /// grows a level, bounded toward the union of the last levels of the
+    /// targets not yet searched, at the least depth among them, and checked
+    /// against every target's levels. A target whose depths that level brings
+    /// to the bound is searched; the level that does so for every target left
+    /// is the last, and is not kept. Any other level is then cut to the
+    /// positions some target's own bound keeps (the bound it would have grown
+    /// its own forward side with): so the shared levels hold the union of
+    /// what the targets would each have grown, each position once.
     fn run_toward(&self, bound: u32, proved: &Levels) -> Result<Search<'a, W>> {
         let budget = self.limits.max_memory;
         let hint = |e| so_far(e, proved);
-        let (trunk, backs, left_at) = match self.trunk(bound, proved)? {
-            Trunk::Met(search) => return Ok(search),
-            Trunk::Grown(trunk, backs, left_at) => (trunk, backs, left_at),
-        };
-        self.keep(&trunk, None);
-        let mut forward: Vec<u64> = trunk.sizes.clone();
-        let mut backward: Vec<u64> = Vec::new();
-        let add = |sums: &mut Vec<u64>, from: usize, sizes: &[u64]| {
-            for (n, &size) in sizes.iter().enumerate().skip(from) {
-                match sums.get_mut(n) {
-                    Some(sum) => *sum += size,
-                    None => sums.push(size),
-                }
-            }
-        };
-        // A target on a trunk grown to its last level is searched; the last
-        // target that needs the trunk takes it, or drops it once branched.
-        let depth = trunk.depth();
-        let closed = !trunk.open;
-        let needs =
-            |(back, &at): (&Side<W>, &u32)| !(back.last.is_empty() || (at == depth && closed));
-        let last_user = (backs.iter().zip(&left_at)).rposition(needs);
-        // The backward sides of the targets after each, held meanwhile.
-        let mut after: u64 = backs.iter().map(Side::bytes).sum();
-        let mut trunk = Some(trunk);
-        let cases = backs.into_iter().zip(left_at).zip(self.behind).enumerate();
-        for (i, ((mut back, at), behind)) in cases {
-            after -= back.bytes();
-            if !needs((&back, &at)) {
-                add(&mut backward, 0, &back.sizes);
-                continue;
-            }
-            let lost = || Error::Internal("the forward trunk was dropped too soon".into());
-            // A copy of the trunk's levels (up to all of them) must fit beside it.
-            let shared = trunk.as_ref().map_or(0, Side::bytes);
-            let copy = match at == depth && Some(i) == last_user {
-                true => 0,
-                false => shared,
-            };
-            let held = shared + copy + back.bytes() + after;
-            if held > budget {
-                let stop = Limits::exceeded_bound(
-                    "max-memory",
-                    "the memory of the move levels searched so far, and a copy of the forward \
-                     levels the targets share for one of them (estimated)",
-                    u128::from(held),
-                    u128::from(budget),
-                    "raise --max-memory if the machine has room",
-                );
-                return Err(hint(stop));
-            }
-            let mut fore = match (at < depth, Some(i) == last_user) {
-                (true, _) => trunk.as_ref().ok_or_else(lost)?.branch(at),
-                (false, true) => trunk.take().ok_or_else(lost)?,
-                (false, false) => trunk.clone().ok_or_else(lost)?,
-            };
-            if Some(i) == last_user {
-                trunk = None;
-            }
-            let beside = trunk.as_ref().map_or(0, Side::bytes) + after;
-            let b = back.depth();
-            if at > 0 && b > 0 {
-                let prune = self.toward(&back.last, true, bound, b, self.ahead);
-                fore.last.retain(|&p| prune.keeps(true, at, p));
-                fore.sizes[at as usize] = fore.last.len() as u64;
-            }
-            let mut found: Option<Meeting<W>> = None;
-            while found.is_none() {
-                let (a, b) = (fore.depth(), back.depth());
-                if a + b >= bound || fore.last.is_empty() || back.last.is_empty() {
-                    break;
-                }
-                // The level that brings the depths to the bound is the last.
-                let kept = a + b + 1 < bound;
-                if next_size(&fore.sizes) <= next_size(&back.sizes) {
-                    fore.prune = Some(self.toward(&back.last, true, bound, b, self.ahead));
-                    found = grow_ahead(self.jumps, &mut fore, &back, budget, kept, beside)
-                        .map_err(hint)?;
-                } else {
-                    back.prune = Some(self.toward(&fore.last, false, bound, a, behind));
-                    found = grow_behind(self.jumps, &mut back, &fore, budget, kept, beside)
-                        .map_err(hint)?;
-                }
-            }
-            self.keep(&fore, None);
-            self.keep(&back, Some(i));
-            if let Some(meeting) = found {
-                return Ok(Search::Met {
-                    meeting,
-                    fore,
-                    back,
-                    proof: None,
-                });
-            }
-            add(&mut forward, at as usize + 1, &fore.sizes);
-            add(&mut backward, 0, &back.sizes);
-        }
-        Ok(Search::None(Levels {
-            forward,
-            pagodas: self.pagodas_found(),
-            backward,
-            none_within: Some(bound),
-            ..proved.clone()
-        }))
-    }
-
-    /// The forward levels the targets share in a search with the bound
-    /// `frontier`, each target's backward side beside them (grown as each
-    /// target's own search would grow them), and the trunk's depth at which
-    /// each target left it. Each backward side grows while its next level
-    /// looks smaller than the trunk's; the trunk grows while every target on
-    /// it (its last backward level not empty) would grow its forward side
-    /// next with a level that is not the last (or that is the last for every
-    /// one of them, which ends the trunk), bounded toward the targets and
-    /// toward the union of those targets' last levels at the least depth
-    /// among them. After each level, a sample shows how much of it each
-    /// target's own bound keeps: a target that keeps less than nine tenths
-    /// leaves the trunk there. Since the trunk's bound is weaker than each
-    /// target's, a target's own bound cuts the trunk's level it left at to
-    /// what the target would have grown from the level before.
-    fn trunk(&self, bound: u32, proved: &Levels) -> Result<Trunk<'a, W>> {
-        let budget = self.limits.max_memory;
-        let hint = |e| so_far(e, proved);
-        let mut trunk = Side::new(self.jumps, &[self.start], true, self.fixing_start, None);
-        trunk.pagodas = self.ahead_pagodas.map(|p| learnt(p).clone());
+        let mut fore = Side::new(self.jumps, &[self.start], true, self.fixing_start, None);
+        fore.pagodas = self.ahead_pagodas.map(|p| learnt(p).clone());
         let cases = self.targets.iter().zip(self.groups).enumerate();
         let mut backs: Vec<Side<'a, W>> = cases
             .map(|(i, (&target, group))| {
@@ -671,105 +536,128 @@ impl<'a, W: Word> Bounded<'a, W> {
                 back
             })
             .collect();
-        let met = |meeting: Meeting<W>, trunk, mut backs: Vec<Side<'a, W>>| {
+        let met = |meeting: Meeting<W>, fore, mut backs: Vec<Side<'a, W>>| {
             let (_, g, at) = meeting;
             let i = backs.iter().position(|b| b.level(at) == Some(g));
             let back = i.map(|i| backs.swap_remove(i)).ok_or_else(|| {
-                Error::Internal("a meeting of the forward trunk has no target".into())
+                Error::Internal("a meeting of the shared forward levels has no target".into())
             })?;
-            Ok(Trunk::Met(Search::Met {
+            Ok(Search::Met {
                 meeting,
-                fore: trunk,
+                fore,
                 back,
                 proof: None,
-            }))
+            })
         };
-        // The start may be a target already.
+        // The fewest moves through each new forward position, within the bound.
         let meets = |fresh: &[W], depth: u32, backs: &[Side<'a, W>]| {
             fresh
                 .par_iter()
                 .filter_map(|&s| {
-                    let g = backs.iter().filter_map(|b| b.level(s)).min()?;
+                    let within = |&g: &u32| depth + g <= bound;
+                    let g = backs
+                        .iter()
+                        .filter_map(|b| b.level(s))
+                        .filter(within)
+                        .min()?;
                     Some((depth, g, s))
                 })
                 .min_by_key(order)
         };
-        if let Some(meeting) = meets(&trunk.last, 0, &backs) {
-            return met(meeting, trunk, backs);
+        // The start may be a target already.
+        if let Some(meeting) = meets(&fore.last, 0, &backs) {
+            return met(meeting, fore, backs);
         }
-        let mut left: Vec<Option<u32>> = vec![None; backs.len()];
+        let mut searched = vec![false; backs.len()];
         loop {
-            let a = trunk.depth();
+            let a = fore.depth();
             let held: u64 = backs.iter().map(Side::bytes).sum();
             for (i, behind) in self.behind.iter().enumerate() {
                 let beside = held - backs[i].bytes();
                 let back = &mut backs[i];
-                while left[i].is_none()
+                while !searched[i]
                     && !back.last.is_empty()
                     && a + back.depth() + 1 < bound
-                    && next_size(&back.sizes) < next_size(&trunk.sizes)
+                    && next_size(&back.sizes) < next_size(&fore.sizes)
                 {
-                    back.prune = Some(self.toward(&trunk.last, false, bound, a, behind));
-                    let found = grow_behind(self.jumps, back, &trunk, budget, true, beside)
-                        .map_err(hint)?;
+                    back.prune = Some(self.toward(&fore.last, false, bound, a, behind));
+                    let found =
+                        grow_behind(self.jumps, back, &fore, budget, true, beside).map_err(hint)?;
                     if let Some(meeting) = found {
-                        return met(meeting, trunk, backs);
+                        self.keep(&fore, None);
+                        self.keep(back, Some(i));
+                        return met(meeting, fore, backs);
                     }
                 }
             }
             let on: Vec<usize> = (0..backs.len())
-                .filter(|&i| left[i].is_none() && !backs[i].last.is_empty())
+                .filter(|&i| !searched[i] && !backs[i].last.is_empty())
                 .collect();
-            // A level that is the last for every target on the trunk is its last too.
-            let last = on.iter().all(|&i| a + backs[i].depth() + 1 == bound);
-            let grows = on.iter().all(|&i| {
-                (last || a + backs[i].depth() + 1 < bound)
-                    && next_size(&trunk.sizes) <= next_size(&backs[i].sizes)
-            });
-            if on.is_empty() || trunk.last.is_empty() || !grows {
+            if on.is_empty() || fore.last.is_empty() {
                 break;
             }
+            // The targets whose depths the next level brings to the bound.
+            let (ending, still): (Vec<usize>, Vec<usize>) =
+                on.iter().partition(|&&i| a + backs[i].depth() + 1 == bound);
+            let last = still.is_empty();
             let depth = on.iter().map(|&i| backs[i].depth()).min().unwrap_or(0);
             let union: Vec<W> = on
                 .iter()
                 .flat_map(|&i| backs[i].last.iter().copied())
                 .collect();
-            trunk.prune = Some(self.toward(&union, true, bound, depth, self.ahead));
+            fore.prune = Some(self.toward(&union, true, bound, depth, self.ahead));
             drop(union);
             let held: u64 = backs.iter().map(Side::bytes).sum();
-            let found = trunk
+            let found = fore
                 .grow(self.jumps, held, budget, !last, &|fresh| {
                     meets(fresh, a + 1, &backs)
                 })
                 .map_err(hint)?;
             if let Some(meeting) = found {
-                return met(meeting, trunk, backs);
+                self.keep(&fore, None);
+                return met(meeting, fore, backs);
+            }
+            for &i in &ending {
+                searched[i] = true;
             }
             if last {
                 break;
             }
-            if on.len() == 1 {
-                // One target's own bound is the trunk's.
-                continue;
+            if on.len() > 1 {
+                // The union's bound is weaker than each target's own.
+                let prunes: Vec<Prune<W>> = still
+                    .iter()
+                    .map(|&i| {
+                        let back = &backs[i];
+                        self.toward(&back.last, true, bound, back.depth(), self.ahead)
+                    })
+                    .collect();
+                let level = std::mem::take(&mut fore.last);
+                fore.last = level
+                    .into_par_iter()
+                    .filter(|&p| prunes.iter().any(|prune| prune.keeps(true, a + 1, p)))
+                    .collect();
+                fore.sizes[a as usize + 1] = fore.last.len() as u64;
             }
-            // How much of the new level each target's own bound keeps, in a sample.
-            let step = trunk.last.len().div_ceil(SAMPLE).max(1);
-            let sample: Vec<W> = trunk.last.iter().step_by(step).copied().collect();
-            for &i in &on {
-                let back = &backs[i];
-                let prune = self.toward(&back.last, true, bound, back.depth(), self.ahead);
-                let kept = sample
-                    .par_iter()
-                    .filter(|&&p| prune.keeps(true, a + 1, p))
-                    .count();
-                if kept * 10 < sample.len() * 9 {
-                    left[i] = Some(a + 1);
+        }
+        self.keep(&fore, None);
+        let mut backward: Vec<u64> = Vec::new();
+        for (i, back) in backs.iter().enumerate() {
+            self.keep(back, Some(i));
+            for (n, &size) in back.sizes.iter().enumerate() {
+                match backward.get_mut(n) {
+                    Some(sum) => *sum += size,
+                    None => backward.push(size),
                 }
             }
         }
-        let depth = trunk.depth();
-        let left_at = left.into_iter().map(|at| at.unwrap_or(depth)).collect();
-        Ok(Trunk::Grown(trunk, backs, left_at))
+        Ok(Search::None(Levels {
+            forward: fore.sizes.clone(),
+            pagodas: self.pagodas_found(),
+            backward,
+            none_within: Some(bound),
+            ..proved.clone()
+        }))
     }
 
     /// The bounds on a side's positions: toward `ends`, the side's far end
@@ -1073,28 +961,6 @@ mod tests {
         assert!(map.bytes() >= LevelMap::<u64>::bytes_for(batch.len()));
         map.insert(&by_part(&[], map.bits()), 6);
         assert_eq!(map.len(), batch.len());
-        // Cut back to level 4: the third level is gone, and the fourth is what it was.
-        let (cut, last) = map.up_to(4);
-        assert_eq!(cut.len(), first.len());
-        for (list, level) in [
-            (&one, Some(3u32)),
-            (&two, Some(4)),
-            (&second.to_vec(), None),
-        ] {
-            for &p in list {
-                assert_eq!(cut.get(p), level, "{p}");
-            }
-        }
-        let mut expected: Vec<u64> = two.iter().map(|&p| mix(p)).collect();
-        expected.sort_unstable();
-        assert_eq!(last, expected);
-        let mut keys: Vec<u64> = second.iter().map(|&p| mix(p)).collect();
-        keys.sort_unstable();
-        for mut kept in by_part(&keys, cut.bits()) {
-            let before = kept.clone();
-            cut.retain_absent(&mut kept);
-            assert_eq!(kept, before);
-        }
     }
 
     #[test]

@@ -18,7 +18,6 @@ use crate::word::Word;
 /// One direction's levels (forward from the start, or backward from one
 /// target): each position's level, and the last level, up to the side's
 /// own symmetries.
-#[derive(Clone)]
 pub(super) struct Side<'a, W: Word> {
     pub(super) level_of: LevelMap<W>,
     pub(super) last: Vec<W>,
@@ -229,25 +228,6 @@ impl<'a, W: Word> Side<'a, W> {
             prune,
             pagodas: None,
             learning_level: LEARNING_LEVEL,
-            open: true,
-        }
-    }
-
-    /// The side as it was at `depth`: its levels up to it, the last of them
-    /// to grow from.
-    pub(super) fn branch(&self, depth: u32) -> Side<'a, W> {
-        let level = u8::try_from(depth).unwrap_or(u8::MAX);
-        let (level_of, last) = self.level_of.up_to(level);
-        Side {
-            level_of,
-            last: last.into_iter().map(unmix).collect(),
-            sizes: self.sizes[..=depth as usize].to_vec(),
-            forward: self.forward,
-            group: self.group,
-            images: self.images.clone(),
-            prune: None,
-            pagodas: self.pagodas.clone(),
-            learning_level: self.learning_level,
             open: true,
         }
     }

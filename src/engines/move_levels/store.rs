@@ -41,7 +41,6 @@ pub(super) fn part_of<W: Word>(key: W, bits: u32) -> usize {
 /// index of where each range of the next bits begins: a look-up reads the
 /// index and searches a bucket of about 8 to 16 keys. A level goes in at
 /// once, merged into each partition in place from the back.
-#[derive(Clone)]
 pub(super) struct LevelMap<W: Word> {
     /// The top bits that choose a partition.
     bits: u32,
@@ -190,35 +189,6 @@ impl<W: Word> LevelMap<W> {
     /// The bytes held: keys, levels and the indexes.
     pub(super) fn bytes(&self) -> u64 {
         self.parts.iter().map(Part::bytes).sum()
-    }
-
-    /// The map of the positions of the levels up to `depth`, and the mixes
-    /// of those of level `depth`, sorted.
-    pub(super) fn up_to(&self, depth: u8) -> (LevelMap<W>, Vec<W>) {
-        use rayon::prelude::*;
-        let bits = self.bits;
-        let (parts, last): (Vec<Part<W>>, Vec<Vec<W>>) = self
-            .parts
-            .par_iter()
-            .map(|part| {
-                let mut kept = Part::default();
-                let mut last = Vec::new();
-                for (&key, &level) in part.keys.iter().zip(&part.levels) {
-                    if level <= depth {
-                        kept.keys.push(key);
-                        kept.levels.push(level);
-                    }
-                    if level == depth {
-                        last.push(key);
-                    }
-                }
-                kept.keys.shrink_to_fit();
-                kept.levels.shrink_to_fit();
-                kept.reindex(bits);
-                (kept, last)
-            })
-            .unzip();
-        (LevelMap { bits, parts }, last.concat())
     }
 
     /// The bytes that `more` positions add.
