@@ -9,10 +9,17 @@
 //! them. The first level that holds a target ends the search; its moves are
 //! rebuilt by finding, for each kept position, the chain that leads to it
 //! from the position it was kept for.
+//!
+//! Beside it, each target's first levels backward (every position a few
+//! moves from the target) are met by every candidate the bounds leave near
+//! enough: a candidate `d` moves from the start in a target's backward level
+//! `g` is a solution of `d + g` moves, though the beam would not have kept
+//! it. The shortest found ends the beam once its levels are that deep.
 
 use rayon::prelude::*;
 
 use super::jumps::Jumps;
+use super::side::Side;
 use crate::engines::merson::Regions;
 use crate::engines::pagoda::Pagodas;
 use crate::error::{Error, Result};
@@ -48,7 +55,20 @@ pub(super) struct Beam<'a, W: Word> {
     pub(super) ahead: &'a Regions<W>,
     /// The targets, sorted.
     pub(super) targets: &'a [W],
+    /// Each target's first levels backward, and the bytes they hold.
+    pub(super) behind: &'a [Side<'a, W>],
+    pub(super) behind_bytes: u64,
 }
+
+/// A candidate in a target's backward levels: its backward level, the
+/// target's index, the candidate, and its parent's index.
+type Meeting<W> = (u32, usize, W, u32);
+
+/// A level kept: each position with its parent's index in the level before.
+type Level<W> = Vec<(W, u32)>;
+
+/// A parent's candidates, and the one of them in the least backward level.
+type Found<W> = (Vec<Candidate<W>>, Option<Meeting<W>>);
 
 /// Positions of a level handed to linear programming as witnesses.
 const WITNESSES: usize = 64;
@@ -73,21 +93,36 @@ impl<W: Word> Beam<'_, W> {
             self.group,
         );
         // Each level kept, as positions and their parents' indices.
-        let mut levels: Vec<Vec<(W, u32)>> = vec![vec![(start, 0)]];
+        let mut levels: Vec<Level<W>> = vec![vec![(start, 0)]];
+        // The shortest solution through a backward level so far.
+        let mut shortest: Option<Vec<Vec<usize>>> = None;
         loop {
             let last = levels.last().map(Vec::as_slice).unwrap_or_default();
             if let Some(at) = last.iter().position(|&(p, _)| self.is_target(p)) {
                 return self.rebuild(&levels, at).map(Some);
             }
-            if last.is_empty() {
-                return Ok(None);
+            // No level deeper than the shortest found can be shorter.
+            if last.is_empty() || shortest.as_ref().is_some_and(|s| s.len() <= levels.len()) {
+                return Ok(shortest);
             }
             let kept: u64 = levels
                 .iter()
                 .map(|l| l.capacity() as u64)
                 .sum::<u64>()
-                .saturating_mul(std::mem::size_of::<(W, u32)>() as u64);
-            let mut next = self.level(last, width, &pagodas, (levels.len(), kept), limits)?;
+                .saturating_mul(std::mem::size_of::<(W, u32)>() as u64)
+                .saturating_add(self.behind_bytes);
+            let (mut next, met) =
+                self.level(last, width, &pagodas, (levels.len(), kept), limits)?;
+            if let Some((g, i, position, parent)) = met {
+                let moves = levels.len() + g as usize;
+                if shortest.as_ref().is_none_or(|s| moves < s.len()) {
+                    let mut found = self.rebuild(&levels, parent as usize)?;
+                    let from = levels[levels.len() - 1][parent as usize].0;
+                    found.push(self.chain(from, position)?);
+                    found.extend(super::to_target(self.jumps, &self.behind[i], position, g)?);
+                    shortest = Some(found);
+                }
+            }
             // Functions that cut off some of the level's positions cut them,
             // and the levels after it.
             let step = next.len().div_ceil(WITNESSES).max(1);
@@ -105,8 +140,10 @@ impl<W: Word> Beam<'_, W> {
     }
 
     /// The `width` best positions one move after those of `last`, level
-    /// `depth` of the beam; `kept` is what the levels before it hold. Refused
-    /// when they and the candidates would pass the limit `max-memory`.
+    /// `depth` of the beam, and the candidate among all of them in the least
+    /// backward level of a target; `kept` is what the levels before it hold.
+    /// Refused when they and the candidates would pass the limit
+    /// `max-memory`.
     fn level(
         &self,
         last: &[(W, u32)],
@@ -114,27 +151,46 @@ impl<W: Word> Beam<'_, W> {
         pagodas: &Pagodas<W>,
         (depth, kept): (usize, u64),
         limits: &Limits,
-    ) -> Result<Vec<(W, u32)>> {
+    ) -> Result<(Level<W>, Option<Meeting<W>>)> {
         let mut pool: Vec<Candidate<W>> = Vec::new();
+        let mut met: Option<Meeting<W>> = None;
+        // A candidate the bounds leave farther from the targets than every
+        // backward level is in none of them.
+        let deepest = self.behind.iter().map(Side::depth).max();
         for (c, chunk) in last.chunks(CHUNK).enumerate() {
-            let found: Vec<Vec<Candidate<W>>> = chunk
+            let found: Vec<Found<W>> = chunk
                 .par_iter()
                 .enumerate()
-                .map(|(i, &(parent, _))| {
+                .map(|(i, &(from, _))| {
+                    let parent = (c * CHUNK + i) as u32;
                     let mut out = Vec::new();
-                    self.jumps.successors(parent, true, &mut |position| {
+                    self.jumps.successors(from, true, &mut |position| {
                         out.push(position);
                     });
                     // Chains reach some positions more than once.
                     out.sort_unstable();
                     out.dedup();
                     out.retain(|&p| pagodas.keeps(p));
-                    out.into_iter()
-                        .map(|position| self.candidate(position, (c * CHUNK + i) as u32))
-                        .collect()
+                    let candidates: Vec<Candidate<W>> = out
+                        .into_iter()
+                        .map(|position| self.candidate(position, parent))
+                        .collect();
+                    let met = deepest.and_then(|deepest| {
+                        candidates
+                            .iter()
+                            .filter(|c| (c.rank >> 48) as u32 <= deepest + 1)
+                            .filter_map(|c| self.meets(c.position, parent))
+                            .min_by_key(|m| m.0)
+                    });
+                    (candidates, met)
                 })
                 .collect();
-            pool.extend(found.into_iter().flatten());
+            for (candidates, found) in found {
+                pool.extend(candidates);
+                if let Some(found) = found.filter(|f| met.is_none_or(|m| f.0 < m.0)) {
+                    met = Some(found);
+                }
+            }
             let held = kept.saturating_add(pool.capacity() as u64 * candidate_bytes::<W>());
             if held > limits.max_memory {
                 return Err(limits.exceeded(
@@ -155,7 +211,28 @@ impl<W: Word> Beam<'_, W> {
         // A new vector: collected in place, the level would keep the pool's room.
         let mut kept = Vec::with_capacity(pool.len());
         kept.extend(pool.iter().map(|c| (c.position, c.parent)));
-        Ok(kept)
+        Ok((kept, met))
+    }
+
+    /// The least backward level of a target that holds `position`.
+    fn meets(&self, position: W, parent: u32) -> Option<Meeting<W>> {
+        let levels = self.behind.iter().enumerate();
+        levels
+            .filter_map(|(i, back)| back.level(position).map(|g| (g, i, position, parent)))
+            .min_by_key(|m| m.0)
+    }
+
+    /// The chain of jumps of one move from `from` to `to`.
+    fn chain(&self, from: W, to: W) -> Result<Vec<usize>> {
+        let mut chain = None;
+        self.jumps.forward(from, &mut |next, jumps| {
+            if next == to {
+                chain = Some(jumps.to_vec());
+                return false;
+            }
+            true
+        });
+        chain.ok_or_else(|| Error::Internal("a beam's solution could not be rebuilt".into()))
     }
 
     /// `position`, one move after the parent of index `parent`, ranked: a
@@ -216,8 +293,9 @@ mod tests {
     use crate::program::{Goal, Program};
 
     /// The beam's solution from `start` at `width`, checked: each move a
-    /// chain of legal jumps by one piece, ending on a target.
-    fn beam_moves(program: &Program, start: u64, width: usize) -> Option<usize> {
+    /// chain of legal jumps by one piece, ending on a target; with `meet`,
+    /// against the targets' first backward levels too.
+    fn beam_moves(program: &Program, start: u64, width: usize, meet: bool) -> Option<usize> {
         let jumps: Jumps<u64> = Jumps::new(program).unwrap();
         let limits = Limits::default();
         let group = Symmetries::wide(program, &[start], &limits).unwrap();
@@ -230,12 +308,32 @@ mod tests {
         let types = PegTypes::new(program.cells(), &jumps.lines);
         let packing = Regions::disjoint(&candidates);
         let ahead = Regions::pack_with(&packing, &candidates, &targets, types.as_ref());
+        let groups: Vec<Symmetries<u64>> = targets
+            .iter()
+            .map(|&t| Symmetries::wide(program, &[t], &limits).unwrap())
+            .collect();
+        // Toward every image of the start under a target's symmetries, as the levels bound them.
+        let behind: Vec<Regions<u64>> = groups
+            .iter()
+            .map(|g| {
+                let starts: Vec<u64> = (0..g.len()).map(|k| g.apply(k, start)).collect();
+                Regions::pack_with(&packing, &candidates, &starts, types.as_ref())
+            })
+            .collect();
+        let within = start.count_ones();
+        let sides = (&targets[..], &groups[..]);
+        let behind = match meet {
+            true => super::super::first_levels(&jumps, sides, &behind, within, width, &limits),
+            false => Vec::new(),
+        };
         let beam = Beam {
             cells: program.cells(),
             jumps: &jumps,
             group: &group,
             ahead: &ahead,
             targets: &targets,
+            behind_bytes: behind.iter().map(Side::bytes).sum(),
+            behind: &behind,
         };
         let moves = beam.search(start, width, &limits).unwrap()?;
         let mut state = start;
@@ -292,16 +390,20 @@ mod tests {
             for (v, &least) in fewest.iter().enumerate() {
                 let start = full & !(1 << v);
                 for width in [1, 2, 10, 100] {
-                    if let Some(moves) = beam_moves(&program, start, width) {
-                        assert!(moves >= least, "side {side} hole {} width {width}", v + 1);
+                    for meet in [false, true] {
+                        if let Some(moves) = beam_moves(&program, start, width, meet) {
+                            assert!(moves >= least, "side {side} hole {} width {width}", v + 1);
+                        }
                     }
                 }
-                assert_eq!(
-                    beam_moves(&program, start, usize::MAX),
-                    Some(least),
-                    "side {side} hole {}",
-                    v + 1
-                );
+                for meet in [false, true] {
+                    assert_eq!(
+                        beam_moves(&program, start, usize::MAX, meet),
+                        Some(least),
+                        "side {side} hole {}",
+                        v + 1
+                    );
+                }
             }
         }
     }
@@ -315,7 +417,7 @@ mod tests {
         let full = (1u64 << program.cells()) - 1;
         let start = full & !(1 << 16);
         for width in [1000, 10_000] {
-            let moves = beam_moves(&program, start, width).expect("a solution");
+            let moves = beam_moves(&program, start, width, true).expect("a solution");
             assert!(moves >= 18, "width {width}: {moves}");
         }
     }

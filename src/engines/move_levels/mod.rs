@@ -181,27 +181,6 @@ pub fn fewest_moves<W: Word>(
     let types = PegTypes::new(program.cells(), &jumps.lines).filter(|_| bounds.types);
     let packing = Regions::disjoint(&candidates);
     let ahead = Regions::pack_with(&packing, &candidates, &in_class, types.as_ref());
-    // A beam's solution, when it has fewer moves, ends the bounds sooner.
-    if limits.beam > 0 {
-        let mut sorted = in_class.clone();
-        sorted.sort_unstable();
-        let beam = Beam {
-            cells: program.cells(),
-            jumps: &jumps,
-            group: &fixing_start,
-            ahead: &ahead,
-            targets: &sorted,
-        };
-        let width = usize::try_from(limits.beam).unwrap_or(usize::MAX);
-        if let Some(moves) = beam.search(start, width, limits)? {
-            let flat: Vec<usize> = moves.into_iter().flatten().collect();
-            let found = jumps.chains(start, &flat);
-            if known.as_ref().is_none_or(|k| found.0.len() < k.0.len()) {
-                known = Some(found);
-            }
-        }
-    }
-    let incumbent: Option<u32> = known.as_ref().map(|(chains, _)| chains.len() as u32);
     let groups: Vec<Symmetries<W>> = targets
         .iter()
         .map(|&t| Symmetries::wide(program, &[t], limits))
@@ -217,6 +196,35 @@ pub fn fewest_moves<W: Word>(
             Regions::pack_with(&packing, &candidates, &starts, types.as_ref())
         })
         .collect();
+    // A beam's solution, when it has fewer moves, ends the bounds sooner.
+    if limits.beam > 0 {
+        let width = usize::try_from(limits.beam).unwrap_or(usize::MAX);
+        // A solution shorter than the one known passes none of the positions
+        // that the regions' bound leaves farther from the start.
+        let within = known
+            .as_ref()
+            .map_or(start.count_ones(), |k| k.0.len() as u32 - 1);
+        let behind = first_levels(&jumps, (&targets, &groups), &behind, within, width, limits);
+        let mut sorted = in_class.clone();
+        sorted.sort_unstable();
+        let beam = Beam {
+            cells: program.cells(),
+            jumps: &jumps,
+            group: &fixing_start,
+            ahead: &ahead,
+            targets: &sorted,
+            behind_bytes: behind.iter().map(Side::bytes).sum(),
+            behind: &behind,
+        };
+        if let Some(moves) = beam.search(start, width, limits)? {
+            let flat: Vec<usize> = moves.into_iter().flatten().collect();
+            let found = jumps.chains(start, &flat);
+            if known.as_ref().is_none_or(|k| found.0.len() < k.0.len()) {
+                known = Some(found);
+            }
+        }
+    }
+    let incumbent: Option<u32> = known.as_ref().map(|(chains, _)| chains.len() as u32);
     // The pagoda functions each side learns serve the searches with larger bounds.
     let ahead_pagodas = Mutex::new(Pagodas::new(
         program.cells(),
@@ -826,7 +834,19 @@ fn rebuild<W: Word>(
         return Err(lost());
     }
     before.reverse();
-    let mut at = meeting;
+    before.extend(to_target(jumps, back, meeting, g)?);
+    Ok(before)
+}
+
+/// The moves from `at`, in level `g` of the backward side `back`, to its
+/// target: each into the level below.
+fn to_target<W: Word>(
+    jumps: &Jumps<W>,
+    back: &Side<W>,
+    mut at: W,
+    g: u32,
+) -> Result<Vec<Vec<usize>>> {
+    let mut moves = Vec::new();
     for level in (0..g).rev() {
         let mut step = None;
         jumps.forward(at, &mut |next, chain| {
@@ -836,11 +856,58 @@ fn rebuild<W: Word>(
             }
             true
         });
-        let (next, chain) = step.ok_or_else(lost)?;
-        before.push(chain);
+        let (next, chain) = step.ok_or_else(|| {
+            Error::Internal("a solution could not be rebuilt from the backward levels".into())
+        })?;
+        moves.push(chain);
         at = next;
     }
-    Ok(before)
+    Ok(moves)
+}
+
+/// Each target's first levels backward (bounded by `behind`, the regions
+/// toward the start, within `within` moves) for a beam of `width`
+/// positions a level to meet: grown a level at a time, each target in turn,
+/// while the next looks like it keeps them all within eight times `width`
+/// positions and a quarter of `--max-memory`. A level refused by the memory
+/// is left out, and its side grows no more: the levels before it stand.
+fn first_levels<'a, W: Word>(
+    jumps: &Jumps<W>,
+    (targets, groups): (&[W], &'a [Symmetries<W>]),
+    behind: &[Regions<W>],
+    within: u32,
+    width: usize,
+    limits: &Limits,
+) -> Vec<Side<'a, W>> {
+    let most = width.saturating_mul(8) as f64;
+    let budget = limits.max_memory / 4;
+    let mut sides: Vec<Side<'a, W>> = (targets.iter().zip(groups).zip(behind))
+        .map(|((&t, g), regions)| {
+            let prune = Prune::new(Arc::new(regions.clone()), within);
+            Side::new(jumps, &[t], false, g, Some(prune))
+        })
+        .collect();
+    loop {
+        let mut grew = false;
+        for i in 0..sides.len() {
+            let held: u64 = sides.iter().map(Side::bytes).sum();
+            let count: f64 = sides
+                .iter()
+                .map(|s| s.sizes.iter().sum::<u64>() as f64)
+                .sum();
+            let side = &mut sides[i];
+            if side.last.is_empty() || count + next_size(&side.sizes) > most {
+                continue;
+            }
+            let beside = held - side.bytes();
+            let nothing = |_: &[W]| None;
+            // A refused level leaves the side's map as it was, and nothing to grow from.
+            grew |= side.grow(jumps, beside, budget, true, &nothing).is_ok();
+        }
+        if !grew {
+            return sides;
+        }
+    }
 }
 
 /// Levels by moves, each to the end: forward from `from` (the positions
