@@ -359,9 +359,11 @@ mod tests {
     }
 
     /// On every vacancy of the triangles of side 5 and 6, and at widths from one
-    /// position a level to every position, the beam's solutions replay, and never
-    /// have fewer moves than the levels prove; with every position kept it is a
-    /// plain search by levels, and finds the fewest.
+    /// position a level to every position, with and without the targets'
+    /// backward levels to meet, the beam's solutions replay, and never have
+    /// fewer moves than the levels prove; meeting them finds a solution
+    /// whenever the beam alone does, and none longer. With every position
+    /// kept it is a plain search by levels, and finds the fewest.
     #[test]
     fn a_beams_solutions_replay_and_are_never_shorter_than_the_fewest() {
         for (side, fewest) in [
@@ -390,11 +392,14 @@ mod tests {
             for (v, &least) in fewest.iter().enumerate() {
                 let start = full & !(1 << v);
                 for width in [1, 2, 10, 100] {
-                    for meet in [false, true] {
-                        if let Some(moves) = beam_moves(&program, start, width, meet) {
-                            assert!(moves >= least, "side {side} hole {} width {width}", v + 1);
-                        }
-                    }
+                    let case = format!("side {side} hole {} width {width}", v + 1);
+                    let alone = beam_moves(&program, start, width, false);
+                    let met = beam_moves(&program, start, width, true);
+                    // The same levels, with more ways to finish.
+                    assert!(met <= alone || alone.is_none(), "{case}");
+                    assert!(met.is_some() || alone.is_none(), "{case}");
+                    assert!(met.is_none_or(|moves| moves >= least), "{case}");
+                    assert!(alone.is_none_or(|moves| moves >= least), "{case}");
                 }
                 for meet in [false, true] {
                     assert_eq!(
