@@ -260,15 +260,7 @@ impl<W: Word> Beam<'_, W> {
         for depth in (1..levels.len()).rev() {
             let (position, parent) = levels[depth][at];
             let from = levels[depth - 1].get(parent as usize).ok_or_else(lost)?.0;
-            let mut chain = None;
-            self.jumps.forward(from, &mut |next, jumps| {
-                if next == position {
-                    chain = Some(jumps.to_vec());
-                    return false;
-                }
-                true
-            });
-            moves.push(chain.ok_or_else(lost)?);
+            moves.push(self.chain(from, position)?);
             at = parent as usize;
         }
         moves.reverse();
@@ -312,14 +304,7 @@ mod tests {
             .iter()
             .map(|&t| Symmetries::wide(program, &[t], &limits).unwrap())
             .collect();
-        // Toward every image of the start under a target's symmetries, as the levels bound them.
-        let behind: Vec<Regions<u64>> = groups
-            .iter()
-            .map(|g| {
-                let starts: Vec<u64> = (0..g.len()).map(|k| g.apply(k, start)).collect();
-                Regions::pack_with(&packing, &candidates, &starts, types.as_ref())
-            })
-            .collect();
+        let behind = super::super::behind(&groups, start, (&packing, &candidates), types.as_ref());
         let within = start.count_ones();
         let sides = (&targets[..], &groups[..]);
         let behind = match meet {

@@ -186,16 +186,8 @@ pub fn fewest_moves<W: Word>(
         .map(|&t| Symmetries::wide(program, &[t], limits))
         .collect::<Result<_>>()?;
     // Ahead of a position, the regions it fills and the nearest target does
-    // not (`ahead`, above); behind one, from each target's side, the regions
-    // the nearest image of the start under the target's symmetries fills and
-    // it does not (a backward position stands for its orbit).
-    let behind: Vec<Regions<W>> = groups
-        .iter()
-        .map(|g| {
-            let starts: Vec<W> = (0..g.len()).map(|k| g.apply(k, start)).collect();
-            Regions::pack_with(&packing, &candidates, &starts, types.as_ref())
-        })
-        .collect();
+    // not (`ahead`, above); behind one, see `behind`.
+    let behind = behind(&groups, start, (&packing, &candidates), types.as_ref());
     // A beam's solution, when it has fewer moves, ends the bounds sooner.
     if limits.beam > 0 {
         let width = usize::try_from(limits.beam).unwrap_or(usize::MAX);
@@ -863,6 +855,25 @@ fn to_target<W: Word>(
         at = next;
     }
     Ok(moves)
+}
+
+/// The bounds behind a position, from each target's side (one per group of
+/// the targets' symmetries): the regions the nearest image of the start
+/// under the target's symmetries fills and it does not, since a backward
+/// position stands for its orbit; from the board's packing and candidates.
+fn behind<W: Word>(
+    groups: &[Symmetries<W>],
+    start: W,
+    (packing, candidates): (&[W], &[W]),
+    types: Option<&PegTypes<W>>,
+) -> Vec<Regions<W>> {
+    groups
+        .iter()
+        .map(|g| {
+            let starts: Vec<W> = (0..g.len()).map(|k| g.apply(k, start)).collect();
+            Regions::pack_with(packing, candidates, &starts, types)
+        })
+        .collect()
 }
 
 /// Each target's first levels backward (bounded by `behind`, the regions
