@@ -195,7 +195,7 @@ pub fn fewest_moves<W: Word>(
         // that the regions' bound leaves farther from the start.
         let within = known
             .as_ref()
-            .map_or(start.count_ones(), |k| k.0.len() as u32 - 1);
+            .map_or(start.count_ones(), |k| (k.0.len() as u32).saturating_sub(1));
         let behind = first_levels(&jumps, (&targets, &groups), &behind, within, width, limits);
         let mut sorted = in_class.clone();
         sorted.sort_unstable();
