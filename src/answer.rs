@@ -124,6 +124,12 @@ pub struct LevelSizes {
     /// The number of symmetries backward positions are taken up to (with
     /// several targets, the fewest any of them has).
     pub backward_symmetries: usize,
+    /// Whether a side's last level was too large to hold and was checked for
+    /// meetings in parts as it grew: its entry in `forward` or `backward`
+    /// then counts a position once in each part that found it. Absent when
+    /// false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub in_parts: bool,
     /// Why the levels did not prove the solution the fewest (a solution
     /// found by the beam, `"optimal": false`): the error of the limit that
     /// stopped them. Absent when they proved it.
@@ -255,6 +261,7 @@ impl Answer {
                         targets: chains.levels.targets,
                         forward_symmetries: chains.levels.forward_symmetries,
                         backward_symmetries: chains.levels.backward_symmetries,
+                        in_parts: chains.levels.in_parts,
                         stopped: chains.stopped.clone(),
                     });
                     answer.length = Some(moves.len());

@@ -196,6 +196,10 @@ pub struct Levels {
     /// far and the lower bound on the moves still needed come to at most
     /// this. `None` when no search was needed.
     pub none_within: Option<u32>,
+    /// Whether the last level of a side in that search was too large to
+    /// hold, and was checked for meetings in parts as it grew instead: its
+    /// entry then counts a position once in each part that found it.
+    pub in_parts: bool,
 }
 
 /// What an enumeration found.

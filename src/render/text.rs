@@ -248,6 +248,13 @@ fn write_chains(
                 sizes(&levels.backward),
             )?,
         }
+        if levels.in_parts {
+            writeln!(
+                out,
+                "(a side's last level was too large to hold: it was checked for meetings in \
+                 parts as it grew, and counts a position once in each part that found it)"
+            )?;
+        }
     }
     writeln!(out, "start")?;
     picture(out, start, program, symbols.on(), symbols.off())?;
@@ -302,5 +309,38 @@ fn plural(n: usize, word: &str) -> String {
         word.to_string()
     } else {
         format!("{word}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::limits::Limits;
+    use crate::outcome::Outcome;
+
+    /// A proof whose last level was checked in parts says so, in the text
+    /// and in JSON; one that held its levels says nothing of parts.
+    #[test]
+    fn a_last_level_checked_in_parts_is_said_so() {
+        let text = "name = \"t5\"\nmetric = \"moves\"\n[board]\nlattice = \"triangular\"\n\
+                    shape = [\"o....\", \"oo...\", \"ooo..\", \"oooo.\", \"ooooo\"]\n\
+                    names = \"numbers\"\n[[moves]]\njump = \"triangular\"\n[goal]\n\
+                    one-piece = \"anywhere\"\n";
+        let puzzle = crate::Puzzle::parse(text, "t5.toml").unwrap();
+        let program = puzzle.compile().unwrap();
+        let start = puzzle.read_board("full but 4", "<board>").unwrap().state;
+        let limits = Limits::default();
+        let mut outcome = crate::solve(&program, &start, &limits).unwrap();
+        let line = "checked for meetings in parts as it grew";
+        for in_parts in [false, true] {
+            if let Outcome::Solved(solution) = &mut outcome {
+                solution.chains.as_mut().unwrap().levels.in_parts = in_parts;
+            }
+            let text = super::text(&program, &start, &outcome);
+            assert_eq!(text.contains(line), in_parts, "{text}");
+            let answer =
+                crate::render::json::checked_answer(&program, &start, &outcome, &limits).unwrap();
+            let json = serde_json::to_value(&answer).unwrap();
+            assert_eq!(json["levels"].get("in_parts").is_some(), in_parts, "{json}");
+        }
     }
 }

@@ -52,7 +52,8 @@
 //! brings the two sides' depths to what the search needs is checked for
 //! meetings and counted, but not entered in the map of earlier levels
 //! (forward, only when no target is left to search after this one): nothing
-//! looks it up, and it is usually the largest.
+//! looks it up, and it is usually the largest. When it would not fit, it
+//! is checked in parts as it grows ([`Side::grow`]).
 //!
 //! The solution itself is rebuilt from the levels: from the meeting position,
 //! a chain back into the previous forward level, and so on to the start (the
@@ -425,6 +426,7 @@ impl<'a, W: Word> Bounded<'a, W> {
         );
         fore.pagodas = self.ahead_pagodas.map(|p| learnt(p).clone());
         let mut backward: Vec<u64> = Vec::new();
+        let mut in_parts = false;
         let mut spare: Option<(Meeting<W>, Side<'a, W>)> = None;
         let cases = self.targets.iter().zip(self.groups).zip(self.behind);
         for (i, ((&target, group), behind)) in cases.enumerate() {
@@ -467,6 +469,7 @@ impl<'a, W: Word> Bounded<'a, W> {
                 }
             }
             self.keep(&back, Some(i));
+            in_parts |= back.in_parts;
             for (n, &size) in back.sizes.iter().enumerate() {
                 match backward.get_mut(n) {
                     Some(sum) => *sum += size,
@@ -483,6 +486,7 @@ impl<'a, W: Word> Bounded<'a, W> {
             pagodas: self.pagodas_found(),
             backward,
             none_within: Some(bound),
+            in_parts: in_parts || fore.in_parts,
             ..proved.clone()
         };
         Ok(match spare {
@@ -654,6 +658,7 @@ impl<'a, W: Word> Bounded<'a, W> {
         Ok(Search::None(Levels {
             forward: fore.sizes.clone(),
             pagodas: self.pagodas_found(),
+            in_parts: fore.in_parts || backs.iter().any(|b| b.in_parts),
             backward,
             none_within: Some(bound),
             ..proved.clone()
@@ -1302,6 +1307,77 @@ mod tests {
             }
         }
         assert!(solved > 10, "{solved}");
+    }
+
+    /// A last level grown with too little room for it is checked in parts:
+    /// the same meeting as with room to spare, and a count at least as large;
+    /// with too little room for one chunk, the limit's error.
+    #[test]
+    fn a_last_level_that_does_not_fit_is_checked_in_parts() {
+        let rows: Vec<String> = (1..=7)
+            .map(|n| format!("\"{}{}\"", "o".repeat(n), ".".repeat(7 - n)))
+            .collect();
+        let text = format!(
+            "name = \"t7\"\nmetric = \"moves\"\n[board]\nlattice = \"triangular\"\n\
+             shape = [{}]\n[[moves]]\njump = \"triangular\"\n[goal]\none-piece = \"anywhere\"\n",
+            rows.join(", ")
+        );
+        let program = crate::Puzzle::parse(&text, "t7.toml")
+            .unwrap()
+            .compile()
+            .unwrap();
+        let jumps: Jumps<u64> = Jumps::new(&program).unwrap();
+        let start = ((1u64 << program.cells()) - 1) & !(1 << 3);
+        let group = Symmetries::wide(&program, &[start], &Limits::default()).unwrap();
+        // Levels 0 to 4 with room to spare, then level 5 (thousands of parents,
+        // tens of thousands of positions) as the last.
+        let side = || {
+            let mut side = Side::new(&jumps, &[start], true, &group, None);
+            // Few parents a chunk, so that the level grows in many.
+            side.chunk = 1 << 8;
+            for _ in 0..4 {
+                side.grow(&jumps, 0, u64::MAX, true, &|_| None).unwrap();
+            }
+            side
+        };
+        // Meetings at some positions, the fewest moves and then the least first.
+        let meets = |fresh: &[u64]| {
+            let at = |p: u64| (5u32, (p % 5) as u32, p);
+            fresh
+                .iter()
+                .filter(|&&p| p % 3 == 0)
+                .map(|&p| at(p))
+                .min_by_key(order)
+        };
+        let mut roomy = side();
+        let parents = roomy.last.len();
+        let met = roomy.grow(&jumps, 0, u64::MAX, false, &meets).unwrap();
+        let count = roomy.sizes[5];
+        assert!(!roomy.in_parts && met.is_some());
+        assert!(
+            parents > 4 * roomy.chunk && count > 4 * parents as u64,
+            "{parents} {count}"
+        );
+        for share in [2, 4, 8, 16] {
+            let mut tight = side();
+            // What the earlier levels hold, a chunk's successors, and a share of the level.
+            let held = tight.bytes() + parents as u64 * 8;
+            let chunk = 2 * tight.chunk as u64 * SUCCESSORS_PER_PARENT * 8;
+            let max_memory = held + chunk + count * 8 / share;
+            let found = tight.grow(&jumps, 0, max_memory, false, &meets).unwrap();
+            assert!(tight.in_parts, "{share}");
+            assert_eq!(found, met, "{share}");
+            assert!(tight.sizes[5] >= count, "{share}");
+        }
+        let mut starved = side();
+        let held = starved.bytes() + parents as u64 * 8;
+        assert!(matches!(
+            starved.grow(&jumps, 0, held, false, &meets),
+            Err(Error::Limit {
+                name: "max-memory",
+                ..
+            })
+        ));
     }
 
     #[test]

@@ -34,6 +34,11 @@ pub(super) struct Side<'a, W: Word> {
     pub(super) learning_level: usize,
     /// Whether the last level is in the level map, so that the side can grow.
     pub(super) open: bool,
+    /// Parents expanded at a time while a level grows ([`CHUNK`]).
+    pub(super) chunk: usize,
+    /// Whether the last level was too large to hold and was checked in
+    /// parts as it grew (see [`Side::grow`]).
+    pub(super) in_parts: bool,
 }
 
 /// A growing level's new positions, as their mixes, in buckets by the
@@ -122,14 +127,62 @@ impl<W: Word> Fresh<W> {
             .collect()
     }
 
-    /// The positions, sorted by mix, each bucket freed once read.
-    fn into_positions(self) -> Vec<W> {
+    /// Empties and frees every bucket.
+    fn clear(&mut self) {
+        self.buckets.iter_mut().for_each(|b| *b = Vec::new());
+        self.settled = 0;
+    }
+
+    /// The positions, sorted by mix, each bucket emptied and freed once read.
+    fn take_positions(&mut self) -> Vec<W> {
         let mut out = Vec::with_capacity(self.len());
-        for bucket in self.buckets {
+        for bucket in &mut self.buckets {
             out.extend(bucket.iter().map(|&k| unmix(k)));
+            *bucket = Vec::new();
         }
+        self.settled = 0;
         out
     }
+}
+
+/// The parts of a level checked for meetings as it grew: their positions,
+/// and the meeting they found with the fewest moves.
+type Parts<W> = Option<(u64, Option<Meeting<W>>)>;
+
+/// Makes what a growing level holds pass `check`: by deduplicating its new
+/// positions `next` (see [`Fresh::settle`]), or else, for a level that is not
+/// `kept`, by checking them for meetings, adding them to `parts`, and letting
+/// them go (see [`Side::grow`]).
+fn make_room<W: Word>(
+    next: &mut Fresh<W>,
+    kept: bool,
+    parts: &mut Parts<W>,
+    meets: &(dyn Fn(&[W]) -> Option<Meeting<W>> + Sync),
+    max_memory: u64,
+    check: impl Fn(&Fresh<W>) -> Result<()>,
+) -> Result<()> {
+    let Err(e) = next.settle(&check) else {
+        return Ok(());
+    };
+    if kept || next.len() == 0 {
+        return Err(e);
+    }
+    next.dedup();
+    // Bucket by bucket, in place, so that checking takes no room.
+    let met = next
+        .buckets
+        .par_iter_mut()
+        .filter_map(|bucket| {
+            bucket.iter_mut().for_each(|k| *k = unmix(*k));
+            meets(bucket)
+        })
+        .min_by_key(super::order);
+    let (checked, found) = parts.get_or_insert((0, None));
+    *checked += next.len() as u64;
+    *found = [*found, met].into_iter().flatten().min_by_key(super::order);
+    next.clear();
+    crate::memory::give_back_past(max_memory / 2);
+    check(next)
 }
 
 /// Mixes split by their top `bits` bits: `keys` in bucket order, and where
@@ -229,6 +282,8 @@ impl<'a, W: Word> Side<'a, W> {
             pagodas: None,
             learning_level: LEARNING_LEVEL,
             open: true,
+            chunk: CHUNK,
+            in_parts: false,
         }
     }
 
@@ -259,7 +314,11 @@ impl<'a, W: Word> Side<'a, W> {
     /// A level that is not `kept` (the side's last) is counted and checked
     /// for meetings, but not entered in the level map: no look-up asks for
     /// it, and the rebuilt solution needs only the levels before a meeting.
-    /// The side grows no further.
+    /// The side grows no further. When its new positions would not fit, those
+    /// found so far are checked for meetings and let go, and the level goes on
+    /// in parts: it is then `in_parts`, its count is the sum of its parts'
+    /// (a position found in two parts counts in each, so the level has at
+    /// most that many), and `last` holds only its last part.
     ///
     /// Refused when what is held beside `other_bytes` would pass
     /// `max_memory`, before a chunk is expanded.
@@ -300,14 +359,16 @@ impl<'a, W: Word> Side<'a, W> {
         let mut pagodas = self.pagodas.take();
         // What is held: the level map, the parents, and the new positions so far.
         let size = std::mem::size_of::<W>() as u64;
+        let mut parts_so_far: Parts<W> = None;
         let held =
             |next: &Fresh<W>| other_bytes + self.bytes() + last.len() as u64 * size + next.bytes();
         let (forward, prune) = (self.forward, self.prune.clone());
-        for chunk in last.chunks(CHUNK) {
+        for chunk in last.chunks(self.chunk) {
             // The successors, and those of the tasks running, again while they are split.
             let running = (rayon::current_num_threads() * PART).min(chunk.len());
             let successors = (chunk.len() + running) as u64 * SUCCESSORS_PER_PARENT * size;
-            next.settle(|next| fits(held(next), successors))?;
+            let check = |next: &Fresh<W>| fits(held(next), successors);
+            make_room(&mut next, kept, &mut parts_so_far, meets, max_memory, check)?;
             // Each task's successors, as mixes split into the level's buckets. The
             // bound holds for any image of a position: it is checked before the
             // canonical form is taken. Chains far longer than allowed for can give
@@ -382,7 +443,8 @@ impl<'a, W: Word> Side<'a, W> {
             // Found again by other chunks, the new positions are deduplicated at the end
             // of the level, or sooner if they would not fit.
             let extra = fresh.iter().map(|f| f.len() as u64 * size).sum();
-            next.settle(|next| fits(held(next), extra))?;
+            let check = |next: &Fresh<W>| fits(held(next), extra);
+            make_room(&mut next, kept, &mut parts_so_far, meets, max_memory, check)?;
             next.extend(fresh);
             // The chunk's small buffers, freed, stay resident between the buckets
             // as they grow: given back once past half the limit.
@@ -403,22 +465,29 @@ impl<'a, W: Word> Side<'a, W> {
                     .for_each(|b| b.retain(|&k| pagodas.keeps(unmix(k))));
             }
         }
-        let count = next.len();
         // The positions are copied out of their buckets, which are freed only
         // as they are read.
-        let copy = count as u64 * size;
+        let copy = |next: &Fresh<W>| next.len() as u64 * size;
         if kept {
-            fits(held(&next), LevelMap::<W>::bytes_for(count) + copy)?;
+            let map = LevelMap::<W>::bytes_for(next.len());
+            fits(held(&next), map + copy(&next))?;
             self.level_of.insert(&next.buckets, level);
         } else {
-            fits(held(&next), copy)?;
+            let check = |next: &Fresh<W>| fits(held(next), copy(next));
+            make_room(&mut next, kept, &mut parts_so_far, meets, max_memory, check)?;
             self.open = false;
         }
-        let next = next.into_positions();
+        let mut count = next.len() as u64;
+        let next = next.take_positions();
         // And so do the buckets and the store's partitions it replaced.
         crate::memory::give_back_past(max_memory / 2);
-        let met = meets(&next);
-        self.sizes.push(next.len() as u64);
+        let mut met = meets(&next);
+        if let Some((checked, found)) = parts_so_far {
+            count += checked;
+            met = [met, found].into_iter().flatten().min_by_key(super::order);
+            self.in_parts = true;
+        }
+        self.sizes.push(count);
         self.last = next;
         self.pagodas = pagodas;
         Ok(met)
