@@ -6,7 +6,9 @@
 //!   bounding grid, so that a move and the same move one cell over differ by
 //!   a shift. Moves are grouped by that pattern; a group's legal moves in a
 //!   state are one AND of shifted copies of the state (two pegs and a hole),
-//!   masked by the anchors where the group has a move.
+//!   masked by the anchors where the group has a move. Where the processor
+//!   has BMI2 and AVX-512, the groups' legal moves are gathered into one
+//!   word of 128 bits by `pext`, so that a state's moves are one loop.
 //! - **Images by XOR.** A successor is its parent XOR the move's cells, and a
 //!   symmetry maps XOR to XOR. So the images of a successor under every
 //!   symmetry are the parent's images (computed once per parent) XOR the
@@ -57,6 +59,20 @@ const MAX_ORDER: usize = 48;
 /// (which leaves every least image as it is).
 const WIDTHS: [usize; 6] = [1, 2, 4, 8, 16, MAX_ORDER];
 
+/// Calls `engine.method::<N>(args)` with `N` the engine's width.
+macro_rules! by_width {
+    ($engine:ident, $method:ident($($arg:expr),*)) => {
+        match $engine.width {
+            1 => $engine.$method::<1>($($arg),*),
+            2 => $engine.$method::<2>($($arg),*),
+            4 => $engine.$method::<4>($($arg),*),
+            8 => $engine.$method::<8>($($arg),*),
+            16 => $engine.$method::<16>($($arg),*),
+            _ => $engine.$method::<MAX_ORDER>($($arg),*),
+        }
+    };
+}
+
 /// Jumps that share a pattern up to a shift of the grid word.
 struct Pattern {
     /// The anchors (lowest cell of the three) where the pattern has a jump.
@@ -65,8 +81,11 @@ struct Pattern {
     pegs: [u32; 2],
     /// Where the hole is, above the anchor.
     hole: u32,
-    /// Where, in the move-image table, this pattern's anchors begin.
-    images: usize,
+    /// The number of the pattern's first jump: a pattern's jumps are
+    /// numbered in the order of their anchors, pattern after pattern.
+    first: usize,
+    /// Per anchor, the number of its jump after `first`.
+    rank: [u8; 64],
 }
 
 /// A board's jumps and symmetries on its grid word.
@@ -82,7 +101,7 @@ pub struct GridJumps {
     width: usize,
     /// Per grid-word byte, per byte value, its `width` images.
     tables: Vec<Vec<u64>>,
-    /// Per pattern and anchor, the `width` images of the jump's three cells.
+    /// Per jump, by number, the `width` images of its three cells.
     move_images: Vec<u64>,
 }
 
@@ -153,7 +172,8 @@ impl GridJumps {
                         anchors: 0,
                         pegs,
                         hole,
-                        images: 0,
+                        first: 0,
+                        rank: [0; 64],
                     });
                     flips.push(Vec::new());
                     patterns.len() - 1
@@ -199,13 +219,14 @@ impl GridJumps {
             })
             .collect();
         let mut move_images = Vec::new();
-        for (p, list) in patterns.iter_mut().zip(&flips) {
-            p.images = move_images.len();
-            move_images.resize(move_images.len() + 64 * width, 0);
-            for &(anchor, flip) in list {
-                for k in 0..width {
-                    move_images[p.images + anchor as usize * width + k] = image(k, flip);
-                }
+        for (p, list) in patterns.iter_mut().zip(&mut flips) {
+            p.first = move_images.len() / width;
+            // The same jump given twice is one jump.
+            list.sort_unstable();
+            list.dedup();
+            for (rank, &(anchor, flip)) in list.iter().enumerate() {
+                p.rank[anchor as usize] = rank as u8;
+                move_images.extend((0..width).map(|k| image(k, flip)));
             }
         }
         Some(GridJumps {
@@ -301,8 +322,8 @@ impl GridJumps {
 
     /// Pushes the canonical form of every successor of every state of
     /// `parents` into its partition of `parts`: on a processor with
-    /// AVX-512, by a copy of the same code compiled for it (English counts
-    /// 3 to 7 % faster).
+    /// AVX-512 and BMI2, by code compiled for them, which gathers a state's
+    /// legal jumps into one word (docs/benchmarks.md has the gain).
     pub(crate) fn expand(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx512f")
@@ -318,26 +339,40 @@ impl GridJumps {
     }
 
     /// [`GridJumps::expand`] compiled for AVX-512, whose unsigned 64-bit
-    /// minimum takes a successor's least image in a few instructions.
+    /// minimum takes a successor's least image in a few instructions, and
+    /// BMI2, whose `pext` numbers a state's legal jumps in one word when
+    /// the board has at most 128 jumps.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx2,bmi1,bmi2,popcnt")]
     fn expand_avx512(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
-        self.expand_any(parents, parts);
+        if self.move_images.len() > 128 * self.width {
+            return self.expand_any(parents, parts);
+        }
+        by_width!(self, expand_gathered(parents, parts))
     }
 
     /// [`GridJumps::expand`] for any processor.
     #[inline(always)]
     fn expand_any(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
-        match self.width {
-            1 => self.expand_n::<1>(parents, parts),
-            2 => self.expand_n::<2>(parents, parts),
-            4 => self.expand_n::<4>(parents, parts),
-            8 => self.expand_n::<8>(parents, parts),
-            16 => self.expand_n::<16>(parents, parts),
-            _ => self.expand_n::<MAX_ORDER>(parents, parts),
-        }
+        by_width!(self, expand_n(parents, parts))
     }
 
+    /// Pushes the canonical form of the successor by jump number `jump`
+    /// of a state with the `images`.
+    #[inline(always)]
+    fn push<const N: usize>(&self, images: &[u64; N], jump: usize, parts: &mut [Vec<u64>]) {
+        let at = jump * N;
+        let jump: &[u64; N] = self.move_images[at..at + N]
+            .try_into()
+            .expect("a move-image row holds the engine's width");
+        let mut best = u64::MAX;
+        for k in 0..N {
+            best = best.min(images[k] ^ jump[k]);
+        }
+        parts[part_of(best)].push(best);
+    }
+
+    /// Expands pattern by pattern: one loop over each pattern's legal jumps.
     #[inline(always)]
     fn expand_n<const N: usize>(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
         for &state in parents {
@@ -349,16 +384,32 @@ impl GridJumps {
                 while legal != 0 {
                     let anchor = legal.trailing_zeros() as usize;
                     legal &= legal - 1;
-                    let at = p.images + anchor * N;
-                    let jump: &[u64; N] = self.move_images[at..at + N]
-                        .try_into()
-                        .expect("a move-image row holds the engine's width");
-                    let mut best = u64::MAX;
-                    for k in 0..N {
-                        best = best.min(images[k] ^ jump[k]);
-                    }
-                    parts[part_of(best)].push(best);
+                    self.push(&images, p.first + usize::from(p.rank[anchor]), parts);
                 }
+            }
+        }
+    }
+
+    /// Expands with a state's legal jumps gathered into one word of 128
+    /// bits, bit `j` for jump number `j`, each pattern's by `pext`: one loop
+    /// a state, whose end is the only branch that varies, instead of one a
+    /// pattern. The board has at most 128 jumps.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx2,bmi1,bmi2,popcnt")]
+    fn expand_gathered<const N: usize>(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
+        use std::arch::x86_64::_pext_u64;
+        for &state in parents {
+            let images = self.images::<N>(state);
+            let holes = !state;
+            let mut legal = 0u128;
+            for p in &self.patterns {
+                let at = p.anchors & state >> p.pegs[0] & state >> p.pegs[1] & holes >> p.hole;
+                legal |= u128::from(_pext_u64(at, p.anchors)) << p.first;
+            }
+            while legal != 0 {
+                let jump = legal.trailing_zeros() as usize;
+                legal &= legal - 1;
+                self.push(&images, jump, parts);
             }
         }
     }
@@ -431,9 +482,7 @@ impl GridJumps {
                 sets.par_iter_mut().enumerate().for_each(|(p, set)| {
                     set.warm();
                     for parts in buffers {
-                        for &t in &parts[p] {
-                            set.insert(t);
-                        }
+                        set.extend(&parts[p]);
                     }
                 });
             }
