@@ -34,15 +34,17 @@ use timely::container::CapacityContainerBuilder;
 use timely::dataflow::channels::Message;
 use timely::dataflow::channels::pact::DistributorPact;
 use timely::dataflow::channels::pushers::exchange::Distributor;
+use timely::dataflow::operators::core;
 use timely::dataflow::operators::generic::operator::Operator;
 use timely::dataflow::operators::vec::{Broadcast, Input};
 use timely::dataflow::operators::{Inspect, Probe};
-use timely::dataflow::{InputHandleVec, ProbeHandle};
+use timely::dataflow::{InputHandle, InputHandleVec, ProbeHandle};
 use timely::progress::Stamp;
 
 mod net;
 mod outbox;
 mod spill;
+mod words;
 
 pub use net::{is_lost_connection, tell_refusal};
 pub use spill::remove_all as remove_spill_files;
@@ -60,6 +62,7 @@ use crate::query::{Cluster, Event, Listing, Observer, Request};
 use net::{Agreement, allocators, lost_peer};
 use outbox::{Handoff, Outbox};
 use spill::{Building, Held, Spill};
+use words::Words;
 
 /// Bytes a position of the layer being built is estimated at in its
 /// partition's hash set: about 11 at the set's load, 21 in a set that grew
@@ -391,16 +394,19 @@ fn room(buffered: u64) -> usize {
     usize::try_from((buffered + buffered / 4) / PARTS as u64).unwrap_or(usize::MAX)
 }
 
+/// An input of batches of positions.
+type Batches = InputHandle<u32, CapacityContainerBuilder<Words>>;
+
 /// Routes each batch whole to the worker that owns its partition: every
 /// position of a batch is of one partition, so the first one says where.
 struct WholeBatches {
     peers: u64,
 }
 
-impl Distributor<Vec<u64>> for WholeBatches {
-    fn partition<T: Clone, P: Push<Message<T, Vec<u64>>>>(
+impl Distributor<Words> for WholeBatches {
+    fn partition<T: Clone, P: Push<Message<T, Words>>>(
         &mut self,
-        batch: &mut Vec<u64>,
+        batch: &mut Words,
         stamp: &Stamp<T>,
         pushers: &mut [P],
     ) {
@@ -408,7 +414,7 @@ impl Distributor<Vec<u64>> for WholeBatches {
         Message::push_at(batch, stamp.clone(), &mut pushers[owner as usize]);
     }
 
-    fn flush<T: Clone, P: Push<Message<T, Vec<u64>>>>(&mut self, _: &Stamp<T>, _: &mut [P]) {}
+    fn flush<T: Clone, P: Push<Message<T, Words>>>(&mut self, _: &Stamp<T>, _: &mut [P]) {}
 }
 
 /// One worker's rounds, one per layer, until a layer is empty everywhere.
@@ -446,8 +452,8 @@ fn layers(
     };
     // Batches from another process's outbox, and buffers handed over whole
     // by a worker of this process.
-    let mut children: InputHandleVec<u32, u64> = InputHandleVec::new();
-    let mut handed: InputHandleVec<u32, u64> = InputHandleVec::new();
+    let mut children: Batches = InputHandle::new();
+    let mut handed: Batches = InputHandle::new();
     let mut reports: InputHandleVec<u32, Report> = InputHandleVec::new();
     // A batch that arrives goes into the next layer as it arrives, by round: a fast
     // worker's next round may arrive before this worker has taken the current one.
@@ -462,8 +468,7 @@ fn layers(
                 peers: peers as u64,
             })
         };
-        scope
-            .input_from(&mut children)
+        core::Input::input_from(&scope, &mut children)
             .unary::<CapacityContainerBuilder<Vec<u64>>, _, _, _>(route(), "Receive", |_, _| {
                 let building = building.clone();
                 move |input, _| {
@@ -474,8 +479,7 @@ fn layers(
                 }
             })
             .probe_with(&probe);
-        scope
-            .input_from(&mut handed)
+        core::Input::input_from(&scope, &mut handed)
             .unary::<CapacityContainerBuilder<Vec<u64>>, _, _, _>(route(), "Take", |_, _| {
                 let building = building.clone();
                 let shared = shared.clone();
@@ -485,7 +489,7 @@ fn layers(
                         building.borrow_mut().receive(round, batch);
                         shared
                             .handoff
-                            .taken(me % shared.threads, std::mem::take(batch));
+                            .taken(me % shared.threads, std::mem::take(&mut batch.0));
                     });
                 }
             })
@@ -584,10 +588,7 @@ fn layers(
             // as what arrives is taken in. Then the spill and the memory are checked.
             let mut insert = |parts: &mut [Vec<u64>],
                               worker: &mut timely::worker::Worker,
-                              (children, handed): (
-                &mut InputHandleVec<u32, u64>,
-                &mut InputHandleVec<u32, u64>,
-            ),
+                              (children, handed): (&mut Batches, &mut Batches),
                               end: bool|
              -> std::result::Result<(), Stop> {
                 let mut building = building.borrow_mut();
@@ -597,7 +598,9 @@ fn layers(
                     } else if let Some(to) = local(p) {
                         if !part.is_empty() {
                             shared.handoff.sent(to, part.capacity());
-                            handed.send_batch(part);
+                            let mut batch = Words(std::mem::take(part));
+                            handed.send_batch(&mut batch);
+                            *part = batch.0;
                             if part.capacity() == 0 {
                                 *part = shared.handoff.buffer(room);
                             }
@@ -622,8 +625,8 @@ fn layers(
                     worker.step();
                 }
                 if end || outbox.full() {
-                    outbox.send(|mut batch| {
-                        children.send_batch(&mut batch);
+                    outbox.send(|batch| {
+                        children.send_batch(&mut Words(batch));
                         worker.step();
                     });
                 }
