@@ -2,9 +2,9 @@
 //!
 //! Timely writes a `Vec<u64>` to the network with bincode, a word at a
 //! time, after a pass that only measures it, and reads it back a word at a
-//! time. A batch is already a block of little-endian words on the machines
-//! that run this, so it goes out as a block of bytes, and comes back by one
-//! copy into a vector.
+//! time. On a little-endian machine a batch is already a block of
+//! little-endian words, so it goes out as a block of bytes (elsewhere each
+//! word is turned first), and comes back by one copy into a vector.
 
 use std::io::Write;
 use std::ops::{Deref, DerefMut};
