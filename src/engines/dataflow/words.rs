@@ -7,7 +7,7 @@
 //! word is turned first), and comes back by one copy into a vector.
 
 use std::io::Write;
-use std::ops::{Deref, DerefMut};
+use std::ops::Deref;
 
 use timely::Accountable;
 use timely::bytes::arc::Bytes;
@@ -24,12 +24,6 @@ impl Deref for Words {
     type Target = Vec<u64>;
     fn deref(&self) -> &Vec<u64> {
         &self.0
-    }
-}
-
-impl DerefMut for Words {
-    fn deref_mut(&mut self) -> &mut Vec<u64> {
-        &mut self.0
     }
 }
 
