@@ -62,16 +62,21 @@ impl ContainerBytes for Words {
                 .write_all(bytemuck::cast_slice(&self.0))
                 .expect("timely reserved the batch's bytes");
         } else {
-            let mut staged = [0u8; STAGED * 8];
-            for chunk in self.0.chunks(STAGED) {
-                for (to, w) in staged.chunks_exact_mut(8).zip(chunk) {
-                    to.copy_from_slice(&w.to_le_bytes());
-                }
-                writer
-                    .write_all(&staged[..chunk.len() * 8])
-                    .expect("timely reserved the batch's bytes");
-            }
+            write_turned(&self.0, writer);
         }
+    }
+}
+
+/// Writes `words` little-endian a few at a time, on a machine whose words are not.
+fn write_turned<W: Write>(words: &[u64], writer: &mut W) {
+    let mut staged = [0u8; STAGED * 8];
+    for chunk in words.chunks(STAGED) {
+        for (to, w) in staged.chunks_exact_mut(8).zip(chunk) {
+            to.copy_from_slice(&w.to_le_bytes());
+        }
+        writer
+            .write_all(&staged[..chunk.len() * 8])
+            .expect("timely reserved the batch's bytes");
     }
 }
 
@@ -92,6 +97,10 @@ mod tests {
             words.into_bytes(&mut out);
             assert_eq!(out.len(), words.length_in_bytes());
             assert_eq!(out.len(), len * 8);
+            // The path for a big-endian machine writes the same bytes.
+            let mut turned = Vec::new();
+            write_turned(&words, &mut turned);
+            assert_eq!(turned, out);
             if let Some(&first) = words.first() {
                 assert_eq!(out[..8], first.to_le_bytes());
             }
