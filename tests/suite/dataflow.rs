@@ -1281,6 +1281,20 @@ fn a_process_that_refuses_before_it_starts_tells_the_others_at_once() {
             with(&["--spill-dir", &not_a_dir]),
             "refuse-not-a-dir",
         ),
+        // Past the planner, short of the dataflow's own estimate, which
+        // process 0 draws and sends: the refusal comes after the connection.
+        (
+            "estimate",
+            1,
+            with(&["--max-memory", "32M"]),
+            "its share of max-memory over 1 threads",
+        ),
+        (
+            "estimate-first",
+            0,
+            with(&["--max-memory", "32M"]),
+            "its share of max-memory over 1 threads",
+        ),
     ];
     for (name, refuser, refusing, says) in cases {
         let plain: Vec<String> = with(&[]);
@@ -1308,6 +1322,52 @@ fn a_process_that_refuses_before_it_starts_tells_the_others_at_once() {
                     "{name}, process {i}: {err}"
                 );
             }
+        }
+    }
+}
+
+/// Processes given different `--max-memory` each hold to their own: they
+/// print the whole count, or all stop with exit 2 and the one that passed
+/// its limit says so. None prints a count that misses another's part.
+#[test]
+fn processes_with_different_memory_limits_count_all_or_stop_together() {
+    let base = [
+        "states",
+        "english33",
+        "--from",
+        "start",
+        "--reachable",
+        "--count",
+    ];
+    for limit in ["40M", "64M", "128M", "160M"] {
+        let tight: Vec<&str> = base
+            .iter()
+            .copied()
+            .chain(["--max-memory", limit])
+            .collect();
+        let outs = runs(&format!("limits-{limit}"), &[&base, &tight]);
+        let codes: Vec<Option<i32>> = outs.iter().map(|o| o.status.code()).collect();
+        let errs: Vec<String> = outs
+            .iter()
+            .map(|o| String::from_utf8_lossy(&o.stderr).into_owned())
+            .collect();
+        assert!(
+            codes == [Some(0), Some(0)] || codes == [Some(2), Some(2)],
+            "{limit}: {codes:?} {errs:?}"
+        );
+        if codes[0] == Some(0) {
+            for out in &outs {
+                assert_eq!(
+                    String::from_utf8_lossy(&out.stdout),
+                    "187636299\n",
+                    "{limit}"
+                );
+            }
+        } else {
+            for out in &outs {
+                assert!(out.stdout.is_empty(), "{limit}: a count printed: {errs:?}");
+            }
+            assert!(errs[1].contains("max-memory"), "{limit}: {}", errs[1]);
         }
     }
 }

@@ -16,6 +16,11 @@
 //!   size) are broadcast, so every worker knows the totals, when the layers
 //!   end, and whether any worker passed its memory budget.
 //!
+//! Before the first round, process 0 draws the sample that estimates the
+//! layers and sends the estimate to the others; each process sizes its
+//! buffers and checks its own memory share against it, and all start, or
+//! all stop with the first refusal.
+//!
 //! Only the layer being expanded and the one being built are kept. The
 //! workers are threads of one process ([`Cluster::local`]) or of several
 //! processes that connect over TCP ([`Cluster`] with addresses): every
@@ -59,7 +64,7 @@ use crate::outcome::Summary;
 use crate::program::Program;
 use crate::query::Output;
 use crate::query::{Cluster, Event, Listing, Observer, Request};
-use net::{Agreement, allocators, lost_peer};
+use net::{Agreement, Peers, allocators, lost_peer};
 use outbox::{Handoff, Outbox};
 use spill::{Building, Held, Spill};
 use words::Words;
@@ -80,8 +85,10 @@ const MOST_BUFFERED: u64 = 1 << 25;
 const SPILL_SHARE: u64 = 4;
 
 /// What one worker reports for one layer: its index, its positions, the
-/// positions they stand for, and the bytes it held.
-type Report = (u64, u64, u128, u64);
+/// positions they stand for, and how it stands ([`GOING`], [`OVER`] or
+/// [`FAILED`]). Each worker judges its own memory against its own share:
+/// processes may be given different `--max-memory`.
+type Report = (u64, u64, u128, u8);
 
 /// Counts the positions reachable from `request.from` (a count or a
 /// histogram, with `--reachable`) on a peg program the peg orbits engine
@@ -127,84 +134,19 @@ pub fn count(
     let symmetry = request.symmetry;
     // Each worker's share of the process's memory.
     let budget = limits.max_memory / cluster.threads.max(1) as u64;
-    let estimate = estimate(program, start, order, cluster.workers());
-    // What a worker holds besides its layers and its outbox: its buffers of
-    // successors, and those of the chunk of parents that fills them; with
-    // other workers in its process, the buffers in flight to it and the
-    // emptied ones kept.
-    let buffered = buffered(budget, estimate.3);
-    let buffers = (room(buffered) * PARTS) as u64;
-    let handoff = if cluster.threads > 1 {
-        Handoff::bytes(buffers)
-    } else {
-        0
+    // Every process gets the same estimate: process 0 draws the sample, on
+    // all its cores, while the others wait for it.
+    let mut peers = Peers::connect(cluster, &Agreement::of(program, request, cluster))?;
+    let draw = || estimate(program, start, order, cluster.workers());
+    let estimate = match &mut peers {
+        Some(peers) => peers.worked_out_by_first(|| draw().into())?.into(),
+        None => draw(),
     };
-    let flight = (buffers * 8).saturating_add(handoff).saturating_add(
-        (crate::engines::pegs::DATAFLOW_CHUNK as u64)
-            .saturating_mul(program.moves().len() as u64 * 8),
-    );
-    // With a spill, a worker holds at most a quarter of its share in memory and the rest on disk.
-    let disk = match &request.spill {
-        None => None,
-        Some(dir) => {
-            let free = fs4::available_space(dir)
-                .map_err(|source| Error::Io {
-                    path: dir.display().to_string(),
-                    source,
-                })
-                .map_err(refuse)?;
-            Some((estimate.2, free))
-        }
-    };
-    let held = if disk.is_some() {
-        estimate.0.min(budget / SPILL_SHARE)
-    } else {
-        estimate.0
+    let sizes = sizes(program, request, cluster, budget, estimate);
+    if let Some(peers) = &mut peers {
+        peers.start_together(sizes.as_ref().err().map(|e| e.to_string()).as_deref())?;
     }
-    .saturating_add(flight);
-    if let Some(observer) = &request.observer {
-        (observer.0)(&Event::Estimate {
-            bytes: held,
-            high: estimate.1.saturating_add(flight),
-            budget,
-            disk,
-        });
-    }
-    if let Some((bytes, free)) = disk {
-        let need = bytes.saturating_mul(cluster.threads as u64);
-        if need > free {
-            return Err(refuse(Error::Usage(format!(
-                "the spill is estimated to need {} on {} ({} for each of {} workers), but {} is \
-                 free there: spill to a bigger disk, or add processes",
-                crate::limits::human_bytes(u128::from(need)),
-                request
-                    .spill
-                    .as_ref()
-                    .map(|d| d.display().to_string())
-                    .unwrap_or_default(),
-                crate::limits::human_bytes(u128::from(bytes)),
-                cluster.threads,
-                crate::limits::human_bytes(u128::from(free)),
-            ))));
-        }
-    }
-    if held > budget {
-        return Err(refuse(crate::limits::Limits::exceeded_bound(
-            "max-memory",
-            format!(
-                "the memory one worker is estimated to need at its peak (from at most {} \
-                 positions drawn per layer; its share of max-memory over {} threads)",
-                crate::engines::sample::Sampling::default().draws,
-                cluster.threads
-            ),
-            u128::from(held),
-            u128::from(budget),
-            "raise --max-memory, add processes, or give --spill-dir",
-        )));
-    }
-    // The outbox takes a quarter of what the estimate leaves of the share:
-    // what is in flight to a worker, the others' outboxes, takes about as much.
-    let outbox = budget.saturating_sub(held) / 4;
+    let (outbox, buffered, buffers) = sizes?;
     let shared = Arc::new(Shared {
         program: program.clone(),
         perms,
@@ -214,7 +156,7 @@ pub fn count(
         threads: cluster.threads,
         handoff: Handoff::new(cluster.threads, buffers),
     });
-    let (builders, comms) = allocators(cluster, &Agreement::of(program, request, cluster))?;
+    let (builders, comms) = allocators(cluster, peers)?;
     // The first worker failure, in words: a panic's message is lost in timely's join.
     let failure: Arc<Mutex<Option<String>>> = Arc::default();
     let failed = failure.clone();
@@ -298,6 +240,93 @@ pub fn count(
     answer.ok_or_else(|| Error::Internal("no worker returned a summary".into()))
 }
 
+/// What each worker of a process with a share of `budget` may buffer, from
+/// the layers' `estimate`: the bytes of its outbox, the successors it
+/// buffers, and the room of its buffers in all; or why the run cannot fit.
+fn sizes(
+    program: &Program,
+    request: &Request,
+    cluster: &Cluster,
+    budget: u64,
+    estimate: (u64, u64, u64, u64),
+) -> Result<(u64, u64, u64)> {
+    // What a worker holds besides its layers and its outbox: its buffers of
+    // successors, and those of the chunk of parents that fills them; with
+    // other workers in its process, the buffers in flight to it and the
+    // emptied ones kept.
+    let buffered = buffered(budget, estimate.3);
+    let buffers = (room(buffered) * PARTS) as u64;
+    let handoff = if cluster.threads > 1 {
+        Handoff::bytes(buffers)
+    } else {
+        0
+    };
+    let flight = (buffers * 8).saturating_add(handoff).saturating_add(
+        (crate::engines::pegs::DATAFLOW_CHUNK as u64)
+            .saturating_mul(program.moves().len() as u64 * 8),
+    );
+    // With a spill, a worker holds at most a quarter of its share in memory and the rest on disk.
+    let disk = match &request.spill {
+        None => None,
+        Some(dir) => {
+            let free = fs4::available_space(dir).map_err(|source| Error::Io {
+                path: dir.display().to_string(),
+                source,
+            })?;
+            Some((estimate.2, free))
+        }
+    };
+    let held = if disk.is_some() {
+        estimate.0.min(budget / SPILL_SHARE)
+    } else {
+        estimate.0
+    }
+    .saturating_add(flight);
+    if let Some(observer) = &request.observer {
+        (observer.0)(&Event::Estimate {
+            bytes: held,
+            high: estimate.1.saturating_add(flight),
+            budget,
+            disk,
+        });
+    }
+    if let Some((bytes, free)) = disk {
+        let need = bytes.saturating_mul(cluster.threads as u64);
+        if need > free {
+            return Err(Error::Usage(format!(
+                "the spill is estimated to need {} on {} ({} for each of {} workers), but {} is \
+                 free there: spill to a bigger disk, or add processes",
+                crate::limits::human_bytes(u128::from(need)),
+                request
+                    .spill
+                    .as_ref()
+                    .map(|d| d.display().to_string())
+                    .unwrap_or_default(),
+                crate::limits::human_bytes(u128::from(bytes)),
+                cluster.threads,
+                crate::limits::human_bytes(u128::from(free)),
+            )));
+        }
+    }
+    if held > budget {
+        return Err(crate::limits::Limits::exceeded_bound(
+            "max-memory",
+            format!(
+                "the memory one worker is estimated to need at its peak (from at most {} \
+                 positions drawn per layer; its share of max-memory over {} threads)",
+                crate::engines::sample::Sampling::default().draws,
+                cluster.threads
+            ),
+            u128::from(held),
+            u128::from(budget),
+            "raise --max-memory, add processes, or give --spill-dir",
+        ));
+    }
+    // The outbox takes a quarter of what the estimate leaves of the share:
+    // what is in flight to a worker, the others' outboxes, takes about as much.
+    Ok((budget.saturating_sub(held) / 4, buffered, buffers))
+}
+
 /// The estimated peak bytes of one of `workers` workers, the same at the
 /// sample's 95% bound, the disk it would spill to at its peak, with a
 /// quarter more for the sample's error, and the most successors it expands
@@ -375,8 +404,12 @@ enum Stop {
     Failed,
 }
 
-/// The bytes a failed worker reports: past every share, so all stop.
-const FAILED: u64 = u64::MAX;
+/// A worker that goes on.
+const GOING: u8 = 0;
+/// A worker that held more than its share of its process's max-memory: all stop.
+const OVER: u8 = 1;
+/// A worker that failed (a file it could not write or read): all stop.
+const FAILED: u8 = 2;
 
 /// The successors a worker with a share of `budget` buffers before it
 /// inserts them: a [`BUFFER_SHARE`] of the share, at most [`MOST_BUFFERED`],
@@ -565,13 +598,17 @@ fn layers(
         if let Err(stop) = pass {
             failure.get_or_insert(stop);
         }
-        if failure
+        let standing = if failure
             .as_ref()
             .is_some_and(|f| !matches!(f, Stop::Memory(..)))
         {
-            held = FAILED;
-        }
-        reports.send((me as u64, layer.len(), weighted, held));
+            FAILED
+        } else if held > budget {
+            OVER
+        } else {
+            GOING
+        };
+        reports.send((me as u64, layer.len(), weighted, standing));
         // Sets are first sized for the next layer as the last one grew, or
         // for what a spill lets them hold.
         let next = (layer.len() as f64 * growth.clamp(0.5, 4.0)) as u64;
@@ -670,13 +707,18 @@ fn layers(
         reported.sort_unstable();
         let states: u64 = reported.iter().map(|r| r.1).sum();
         let weight: u128 = reported.iter().map(|r| r.2).sum();
-        let peak: u64 = reported.iter().map(|r| r.3).max().unwrap_or(0);
-        // Every worker reads the same reports, so all stop together.
-        if peak == FAILED {
+        // Every worker reads the same reports, so all stop together. A
+        // report missing is a worker gone: what the others count is then not the whole.
+        let worst = reported.iter().map(|r| r.3).max().unwrap_or(GOING);
+        if worst == FAILED || reported.len() != peers {
             return Err(failure.unwrap_or(Stop::Peer));
         }
-        if peak > budget {
-            return Err(Stop::Memory(round, peak, budget));
+        if worst == OVER {
+            return Err(match failure {
+                _ if held > budget => Stop::Memory(round, held, budget),
+                Some(stop) => stop,
+                None => Stop::Peer,
+            });
         }
         if states == 0 {
             break;

@@ -87,11 +87,7 @@ impl Agreement {
     /// The other process's refusal, in words, when its greeting is one.
     fn refused(&self, other: usize) -> Option<String> {
         let (key, reason) = self.0.first()?;
-        (key == REFUSED).then(|| {
-            format!(
-                "process {other} refused the run before it started, so none can be made: {reason}"
-            )
-        })
+        (key == REFUSED).then(|| refused_before_start(other, reason))
     }
 
     fn encode(&self, me: usize) -> Vec<u8> {
@@ -194,13 +190,119 @@ fn fingerprint(program: &Program) -> u64 {
     hash
 }
 
-/// The workers' allocators: threads of this process, connected over TCP to
-/// the other processes when there are several. Connections are made here,
-/// not by timely, so that nothing is printed to stdout and a process that
-/// never comes is a clear error.
+/// The streams to the other processes of a run, connected and agreed,
+/// before timely takes them over.
+pub(super) struct Peers {
+    me: usize,
+    sockets: Vec<Option<TcpStream>>,
+}
+
+impl Peers {
+    /// Connects this process of `cluster` to the others, and checks that
+    /// every one runs what `agreement` says; `None` for a run of one process.
+    pub(super) fn connect(cluster: &Cluster, agreement: &Agreement) -> Result<Option<Peers>> {
+        if cluster.processes() == 1 {
+            return Ok(None);
+        }
+        let sockets = connect(&cluster.addresses, cluster.process, agreement)?;
+        Ok(Some(Peers {
+            me: cluster.process,
+            sockets,
+        }))
+    }
+
+    /// What process 0 works out with `compute`, sent to every other
+    /// process: each gets the same figures without working them out again.
+    pub(super) fn worked_out_by_first(
+        &mut self,
+        compute: impl FnOnce() -> [u64; 4],
+    ) -> Result<[u64; 4]> {
+        let io = |e: std::io::Error| {
+            Error::Usage(format!(
+                "the processes could not share the estimate of the layers: {e}"
+            ))
+        };
+        if self.me == 0 {
+            let figures = compute();
+            let bytes: Vec<u8> = figures.iter().flat_map(|f| f.to_le_bytes()).collect();
+            for stream in self.sockets.iter_mut().flatten() {
+                stream.write_all(&bytes).map_err(io)?;
+            }
+            return Ok(figures);
+        }
+        let Some(stream) = self.sockets[0].as_mut() else {
+            return Err(Error::Internal("no stream to process 0".into()));
+        };
+        stream.set_read_timeout(Some(SAMPLE_WAIT)).map_err(io)?;
+        let mut bytes = [0u8; 32];
+        stream.read_exact(&mut bytes).map_err(|e| {
+            Error::Usage(format!(
+                "process {} waited {} s for process 0's estimate of the layers, and it did not \
+                 come ({e}): process 0 stopped or is not reached; it says why",
+                self.me,
+                SAMPLE_WAIT.as_secs()
+            ))
+        })?;
+        let word = |i: usize| u64::from_le_bytes(bytes[i * 8..i * 8 + 8].try_into().unwrap());
+        Ok([word(0), word(1), word(2), word(3)])
+    }
+
+    /// Tells every other process whether this one starts (`refusal` is
+    /// `None`) or refuses, and why, and hears theirs: all start, or all
+    /// stop, each with the first refusal in process order.
+    pub(super) fn start_together(&mut self, refusal: Option<&str>) -> Result<()> {
+        let io = |e: std::io::Error| {
+            Error::Usage(format!("the processes could not agree to start: {e}"))
+        };
+        let reason: String = refusal.unwrap_or("").chars().take(4096).collect();
+        let mut said = vec![u8::from(refusal.is_some())];
+        said.extend_from_slice(&(reason.len() as u32).to_le_bytes());
+        said.extend_from_slice(reason.as_bytes());
+        for stream in self.sockets.iter_mut().flatten() {
+            stream.write_all(&said).map_err(io)?;
+        }
+        let mut first: Option<String> = None;
+        for (other, stream) in self.sockets.iter_mut().enumerate() {
+            let Some(stream) = stream else { continue };
+            stream.set_read_timeout(Some(CONNECT_WAIT)).map_err(io)?;
+            let mut head = [0u8; 5];
+            stream.read_exact(&mut head).map_err(|e| {
+                Error::Usage(format!(
+                    "process {other} did not say within {} s whether it starts ({e})",
+                    CONNECT_WAIT.as_secs()
+                ))
+            })?;
+            let len = u32::from_le_bytes(head[1..].try_into().unwrap()).min(MAX_GREETING);
+            let mut text = vec![0u8; len as usize];
+            stream.read_exact(&mut text).map_err(io)?;
+            stream.set_read_timeout(None).map_err(io)?;
+            if head[0] != 0 && first.is_none() && refusal.is_none() {
+                first = Some(refused_before_start(other, &String::from_utf8_lossy(&text)));
+            }
+        }
+        match first {
+            Some(refused) => Err(Error::Usage(refused)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Process `other`'s refusal of the run, with its reason, as every other process says it.
+fn refused_before_start(other: usize, reason: &str) -> String {
+    format!("process {other} refused the run before it started, so none can be made: {reason}")
+}
+
+/// How long the other processes wait for process 0 to draw the sample
+/// that estimates the layers.
+const SAMPLE_WAIT: Duration = Duration::from_secs(600);
+
+/// The workers' allocators: threads of this process, and with `peers`,
+/// connected over TCP to the other processes. Connections are made by
+/// [`Peers::connect`], not by timely, so that nothing is printed to stdout
+/// and a process that never comes is a clear error.
 pub(super) fn allocators(
     cluster: &Cluster,
-    agreement: &Agreement,
+    peers: Option<Peers>,
 ) -> Result<(Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>)> {
     let hooks = Hooks {
         refill: recycled_buffers(),
@@ -211,16 +313,20 @@ pub(super) fn allocators(
         hooks.refill.clone(),
         hooks.spill.clone(),
     );
-    if cluster.processes() == 1 {
+    let Some(peers) = peers else {
         return Ok((
             local.into_iter().map(AllocatorBuilder::Process).collect(),
             Box::new(()),
         ));
-    }
-    let sockets = connect(&cluster.addresses, cluster.process, agreement)?;
-    let (builders, guard) =
-        initialize_networking_from_sockets(local, sockets, cluster.process, cluster.threads, hooks)
-            .map_err(|e| Error::Usage(format!("the processes could not start talking: {e}")))?;
+    };
+    let (builders, guard) = initialize_networking_from_sockets(
+        local,
+        peers.sockets,
+        cluster.process,
+        cluster.threads,
+        hooks,
+    )
+    .map_err(|e| Error::Usage(format!("the processes could not start talking: {e}")))?;
     Ok((
         builders.into_iter().map(AllocatorBuilder::Tcp).collect(),
         Box::new(guard),
