@@ -127,6 +127,8 @@ fn layers_in_batches(
     let search = Search::new(&jumps, cells);
     let pegs = start.count_ones();
     let mut random = SplitMix(start ^ 0x5eed_0f1a_7e75);
+    // The tables of the tests, one for each test under way, kept from test to test.
+    let tables: std::sync::Mutex<Vec<Seen>> = Default::default();
     let mut out = vec![LayerEstimate {
         depth: 0,
         space: 1,
@@ -166,13 +168,19 @@ fn layers_in_batches(
             let tested: Vec<Option<Option<bool>>> = drawn
                 .par_iter()
                 .with_max_len(1)
-                .map_init(
-                    || Seen::with_capacity_and_hasher(sampling.budget + 1, Default::default()),
-                    |seen, &(_, position)| {
-                        (classes.of(position) == classes.of(start))
-                            .then(|| search.reaches(position, start, sampling.budget, seen))
-                    },
-                )
+                .map(|&(_, position)| {
+                    (classes.of(position) == classes.of(start)).then(|| {
+                        let kept = tables.lock().ok().and_then(|mut t| t.pop());
+                        let mut seen = kept.unwrap_or_else(|| {
+                            Seen::with_capacity_and_hasher(sampling.budget + 1, Default::default())
+                        });
+                        let reached = search.reaches(position, start, sampling.budget, &mut seen);
+                        if let Ok(mut t) = tables.lock() {
+                            t.push(seen);
+                        }
+                        reached
+                    })
+                })
                 .collect();
             for ((after, position), test) in drawn.into_iter().zip(tested) {
                 if enough(&layer) {
@@ -276,37 +284,39 @@ impl Classes {
 /// The positions a reachability test has seen.
 type Seen = FxHashSet<u64>;
 
-/// The backward jumps of a board, indexed by the cells they need: on a
-/// board of at most 128 jumps, a position's open jumps are then found from
-/// its pegs or its holes, whichever are fewer.
+/// The backward jumps of a board, with what closes them by the cells they
+/// need: on a board of at most 128 jumps, a position's open jumps are then
+/// found a byte of the position at a time.
 struct Search<'j> {
     jumps: &'j [Backward],
-    /// Per cell, the set of the jumps whose peg is there; empty past 128 jumps.
-    by_peg: Vec<u128>,
-    /// Per cell, the set of the jumps that need it empty.
-    by_hole: Vec<u128>,
+    /// For each byte of a position, for each value of that byte, the jumps
+    /// it closes: those whose peg is a hole there, or whose holes meet a peg
+    /// there. Empty past 128 jumps.
+    closed: Vec<[u128; 256]>,
+    /// Every jump, as a set.
+    all: u128,
 }
 
 impl<'j> Search<'j> {
     fn new(jumps: &'j [Backward], cells: usize) -> Search<'j> {
-        let (mut by_peg, mut by_hole) = (Vec::new(), Vec::new());
+        let mut closed = Vec::new();
+        let mut all = 0u128;
         if jumps.len() <= 128 {
-            by_peg = vec![0u128; cells];
-            by_hole = vec![0u128; cells];
+            closed = vec![[0u128; 256]; cells.div_ceil(8)];
             for (k, j) in jumps.iter().enumerate() {
-                by_peg[j.peg.trailing_zeros() as usize] |= 1 << k;
-                let mut holes = j.holes;
-                while holes != 0 {
-                    by_hole[holes.trailing_zeros() as usize] |= 1 << k;
-                    holes &= holes - 1;
+                all |= 1 << k;
+                for (byte, table) in closed.iter_mut().enumerate() {
+                    let (peg, holes) = (j.peg >> (8 * byte) & 0xff, j.holes >> (8 * byte) & 0xff);
+                    for (value, closes) in table.iter_mut().enumerate() {
+                        let value = value as u64;
+                        if (peg != 0 && value & peg == 0) || value & holes != 0 {
+                            *closes |= 1 << k;
+                        }
+                    }
                 }
             }
         }
-        Search {
-            jumps,
-            by_peg,
-            by_hole,
-        }
+        Search { jumps, closed, all }
     }
 
     /// Whether `start` reaches `position`: a search backwards from
@@ -315,7 +325,6 @@ impl<'j> Search<'j> {
     /// order, so the search is the same whichever way they are found.
     fn reaches(&self, position: u64, start: u64, budget: usize, seen: &mut Seen) -> Option<bool> {
         let goal = start.count_ones();
-        let cells = self.by_peg.len() as u32;
         seen.clear();
         let mut stack = vec![position];
         while let Some(p) = stack.pop() {
@@ -337,20 +346,19 @@ impl<'j> Search<'j> {
                 }
                 true
             };
-            // A jump is open where its peg is a peg of `p` and both its other
-            // cells are holes: it is among the jumps of the pegs, and among
-            // those of the holes; whichever are fewer are looked through.
-            let mut open = if cells == 0 {
+            if self.closed.is_empty() {
                 // Past 128 jumps: every one is tried.
                 if !self.jumps.iter().all(&mut visit) {
                     return None;
                 }
                 continue;
-            } else if p.count_ones() * 2 <= cells {
-                cells_of(p).fold(0u128, |o, c| o | self.by_peg[c])
-            } else {
-                cells_of(!p & mask(cells)).fold(0u128, |o, c| o | self.by_hole[c])
-            };
+            }
+            // A jump is open where its peg is a peg of `p` and both its
+            // other cells are holes: where no byte of `p` closes it.
+            let mut open = self.all;
+            for (byte, table) in self.closed.iter().enumerate() {
+                open &= !table[(p >> (8 * byte) & 0xff) as usize];
+            }
             while open != 0 {
                 let k = open.trailing_zeros() as usize;
                 open &= open - 1;
@@ -390,23 +398,6 @@ fn reaches(jumps: &[Backward], position: u64, start: u64, budget: usize) -> Opti
         }
     }
     Some(false)
-}
-
-/// The cells of a position, lowest first.
-fn cells_of(position: u64) -> impl Iterator<Item = usize> {
-    let mut rest = position;
-    std::iter::from_fn(move || {
-        (rest != 0).then(|| {
-            let c = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            c
-        })
-    })
-}
-
-/// The first `cells` cells.
-fn mask(cells: u32) -> u64 {
-    if cells >= 64 { !0 } else { (1u64 << cells) - 1 }
 }
 
 /// `C(n, k)`, exactly.
@@ -493,7 +484,7 @@ mod tests {
         assert_eq!(r.subset(64, 64), u64::MAX);
     }
 
-    /// The test by the jumps on a position's pegs answers as the plain one,
+    /// The test by the byte tables of closed jumps answers as the plain one,
     /// budget and all, on every board that has positions of each kind.
     #[test]
     fn the_indexed_search_answers_as_the_plain_one() {
@@ -509,8 +500,8 @@ mod tests {
             // The path for boards past 128 jumps, which tries every jump.
             let every = Search {
                 jumps: &jumps,
-                by_peg: Vec::new(),
-                by_hole: Vec::new(),
+                closed: Vec::new(),
+                all: 0,
             };
             let full = if cells == 64 { !0 } else { (1u64 << cells) - 1 };
             let mut random = SplitMix(11);
