@@ -522,7 +522,7 @@ fn layers(
                         building.borrow_mut().receive(round, batch);
                         shared
                             .handoff
-                            .taken(me % shared.threads, std::mem::take(&mut batch.0));
+                            .taken(me % shared.threads, batch.take_owned());
                     });
                 }
             })
@@ -635,9 +635,9 @@ fn layers(
                     } else if let Some(to) = local(p) {
                         if !part.is_empty() {
                             shared.handoff.sent(to, part.capacity());
-                            let mut batch = Words(std::mem::take(part));
+                            let mut batch = Words::Owned(std::mem::take(part));
                             handed.send_batch(&mut batch);
-                            *part = batch.0;
+                            *part = batch.take_owned();
                             if part.capacity() == 0 {
                                 *part = shared.handoff.buffer(room);
                             }
@@ -663,7 +663,7 @@ fn layers(
                 }
                 if end || outbox.full() {
                     outbox.send(|batch| {
-                        children.send_batch(&mut Words(batch));
+                        children.send_batch(&mut Words::Owned(batch));
                         worker.step();
                     });
                 }
