@@ -143,10 +143,13 @@ pub fn count(
         None => draw(),
     };
     let sizes = sizes(program, request, cluster, budget, estimate);
-    if let Some(peers) = &mut peers {
-        peers.start_together(sizes.as_ref().err().map(|e| e.to_string()).as_deref())?;
-    }
+    // This process's own refusal first, then another's.
+    let started = match &mut peers {
+        Some(peers) => peers.start_together(sizes.as_ref().err().map(|e| e.to_string()).as_deref()),
+        None => Ok(()),
+    };
     let (outbox, buffered, buffers) = sizes?;
+    started?;
     let shared = Arc::new(Shared {
         program: program.clone(),
         perms,

@@ -225,9 +225,7 @@ impl Peers {
         if self.me == 0 {
             let figures = compute();
             let bytes: Vec<u8> = figures.iter().flat_map(|f| f.to_le_bytes()).collect();
-            for stream in self.sockets.iter_mut().flatten() {
-                stream.write_all(&bytes).map_err(io)?;
-            }
+            self.tell_all(&bytes)?;
             return Ok(figures);
         }
         let Some(stream) = self.sockets[0].as_mut() else {
@@ -235,16 +233,36 @@ impl Peers {
         };
         stream.set_read_timeout(Some(SAMPLE_WAIT)).map_err(io)?;
         let mut bytes = [0u8; 32];
+        let me = self.me;
         stream.read_exact(&mut bytes).map_err(|e| {
-            Error::Usage(format!(
-                "process {} waited {} s for process 0's estimate of the layers, and it did not \
-                 come ({e}): process 0 stopped or is not reached; it says why",
-                self.me,
-                SAMPLE_WAIT.as_secs()
-            ))
+            Error::Usage(match e.kind() {
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => format!(
+                    "process {me} waited {} s for process 0's estimate of the layers, and it \
+                     did not come: process 0 is stuck or not reached",
+                    SAMPLE_WAIT.as_secs()
+                ),
+                _ => format!(
+                    "process 0 went away before it sent its estimate of the layers ({e}), so \
+                     process {me} cannot start: process 0 says why"
+                ),
+            })
         })?;
         let word = |i: usize| u64::from_le_bytes(bytes[i * 8..i * 8 + 8].try_into().unwrap());
         Ok([word(0), word(1), word(2), word(3)])
+    }
+
+    /// Writes `bytes` to every other process.
+    fn tell_all(&mut self, bytes: &[u8]) -> Result<()> {
+        for (other, stream) in self.sockets.iter_mut().enumerate() {
+            if let Some(stream) = stream {
+                stream.write_all(bytes).map_err(|e| {
+                    Error::Usage(format!(
+                        "process {other} went away before the run started ({e}): it says why"
+                    ))
+                })?;
+            }
+        }
+        Ok(())
     }
 
     /// Tells every other process whether this one starts (`refusal` is
@@ -258,19 +276,23 @@ impl Peers {
         let mut said = vec![u8::from(refusal.is_some())];
         said.extend_from_slice(&(reason.len() as u32).to_le_bytes());
         said.extend_from_slice(reason.as_bytes());
-        for stream in self.sockets.iter_mut().flatten() {
-            stream.write_all(&said).map_err(io)?;
-        }
+        self.tell_all(&said)?;
         let mut first: Option<String> = None;
         for (other, stream) in self.sockets.iter_mut().enumerate() {
             let Some(stream) = stream else { continue };
             stream.set_read_timeout(Some(CONNECT_WAIT)).map_err(io)?;
             let mut head = [0u8; 5];
             stream.read_exact(&mut head).map_err(|e| {
-                Error::Usage(format!(
-                    "process {other} did not say within {} s whether it starts ({e})",
-                    CONNECT_WAIT.as_secs()
-                ))
+                Error::Usage(match e.kind() {
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => format!(
+                        "process {other} did not say within {} s whether it starts",
+                        CONNECT_WAIT.as_secs()
+                    ),
+                    _ => format!(
+                        "process {other} went away before it said whether it starts ({e}): it \
+                         says why"
+                    ),
+                })
             })?;
             let len = u32::from_le_bytes(head[1..].try_into().unwrap()).min(MAX_GREETING);
             let mut text = vec![0u8; len as usize];
