@@ -267,7 +267,9 @@ impl Peers {
 
     /// Tells every other process whether this one starts (`refusal` is
     /// `None`) or refuses, and why, and hears theirs: all start, or all
-    /// stop, each with the first refusal in process order.
+    /// stop. The first refusal of another process, in process order, is
+    /// the error; a process that refuses itself reports its own reason
+    /// (its caller does), so it keeps none of theirs.
     pub(super) fn start_together(&mut self, refusal: Option<&str>) -> Result<()> {
         let io = |e: std::io::Error| {
             Error::Usage(format!("the processes could not agree to start: {e}"))
