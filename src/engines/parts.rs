@@ -11,18 +11,128 @@ pub(crate) fn part_of(word: u64) -> usize {
     (word.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - PARTS.trailing_zeros())) as usize
 }
 
-/// One layer: its states (canonical grid words), in [`PARTS`] partitions,
-/// each held apart and, when the layer was built sorted, sorted.
+/// How a layer files its positions (canonical grid words): the partition
+/// each goes to, and the key that partition's [`Set`] holds for it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Filing {
+    /// The grid word itself, in the partition [`part_of`] gives.
+    #[default]
+    Words,
+    /// The board's cells alone (the grid word's bits under `board`,
+    /// gathered by `pext`), mixed by an odd multiplier within their `cells`
+    /// bits: the mix's top bits are the partition, the rest (at most 31
+    /// bits) the key, so a set holds four bytes a position instead of
+    /// eight. Only where the processor has BMI2.
+    Compact { board: u64, cells: u32 },
+}
+
+/// The odd multiplier of [`Filing::Compact`]'s mix.
+const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The inverse of [`MIX`] modulo 2^64 (so modulo every 2^k), by Newton's
+/// iteration: each step doubles the bits that are right.
+const UNMIX: u64 = {
+    let mut inverse = MIX;
+    let mut step = 0;
+    while step < 5 {
+        inverse = inverse.wrapping_mul(2u64.wrapping_sub(MIX.wrapping_mul(inverse)));
+        step += 1;
+    }
+    inverse
+};
+
+impl Filing {
+    /// The compact filing of a board whose cells are the bits of `board`,
+    /// where it applies: between [`PARTS`]' bits and 39 cells, on a
+    /// processor with BMI2.
+    pub(crate) fn compact(board: u64) -> Option<Filing> {
+        let cells = board.count_ones();
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("bmi2") && (PART_BITS..=PART_BITS + 31).contains(&cells) {
+            return Some(Filing::Compact { board, cells });
+        }
+        None
+    }
+
+    /// The partition of `word`.
+    pub(crate) fn part(&self, word: u64) -> usize {
+        match *self {
+            Filing::Words => part_of(word),
+            Filing::Compact { board, cells } => {
+                (mix(word, board, cells) >> (cells - PART_BITS)) as usize
+            }
+        }
+    }
+
+    /// The grid words of the compact `keys` of partition `part`.
+    fn words(&self, part: usize, keys: &[u32]) -> Vec<u64> {
+        let Filing::Compact { board, cells } = *self else {
+            unreachable!("only a compact filing has compact keys")
+        };
+        let high = (part as u64) << (cells - PART_BITS);
+        keys.iter()
+            .map(|&k| unmix(high | u64::from(k), board, cells))
+            .collect()
+    }
+}
+
+/// The bits of [`PARTS`].
+const PART_BITS: u32 = PARTS.trailing_zeros();
+
+/// The mix of a grid word's cells under `board` ([`Filing::Compact`]).
+#[inline(always)]
+pub(crate) fn mix(word: u64, board: u64, cells: u32) -> u64 {
+    gather(word, board).wrapping_mul(MIX) & ((1 << cells) - 1)
+}
+
+/// The grid word whose [`mix`] is `mixed`.
+fn unmix(mixed: u64, board: u64, cells: u32) -> u64 {
+    scatter(mixed.wrapping_mul(UNMIX) & ((1 << cells) - 1), board)
+}
+
+/// The bits of `word` under `mask`, packed at the bottom: `pext`.
+#[inline(always)]
+fn gather(word: u64, mask: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a compact filing, the only caller, is made only where the
+    // processor has BMI2.
+    return unsafe { std::arch::x86_64::_pext_u64(word, mask) };
+    #[cfg(not(target_arch = "x86_64"))]
+    (0..64)
+        .filter(|b| mask >> b & 1 == 1)
+        .enumerate()
+        .fold(0, |out, (k, b)| out | (word >> b & 1) << k)
+}
+
+/// The bottom bits of `packed` spread over the bits of `mask`: `pdep`,
+/// the inverse of [`gather`].
+#[inline(always)]
+fn scatter(packed: u64, mask: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: as for `gather`.
+    return unsafe { std::arch::x86_64::_pdep_u64(packed, mask) };
+    #[cfg(not(target_arch = "x86_64"))]
+    (0..64)
+        .filter(|b| mask >> b & 1 == 1)
+        .enumerate()
+        .fold(0, |out, (k, b)| out | (packed >> k & 1) << b)
+}
+
+/// One layer: its states (canonical grid words), in [`PARTS`] partitions
+/// by its [`Filing`], each held apart and, when the layer was built
+/// sorted, sorted.
 #[derive(Clone, Default)]
 pub struct Layer {
     parts: Vec<Vec<u64>>,
+    filing: Filing,
 }
 
 impl Layer {
     /// The layer of `keys` (canonical grid words, in any order, repeats
-    /// allowed), sorted: each chunk of keys scattered by partition, and each
-    /// partition gathered, sorted and deduplicated on its own, on rayon's threads.
-    pub fn from_keys(keys: Vec<u64>) -> Layer {
+    /// allowed), filed by `filing`, sorted: each chunk of keys scattered by
+    /// partition, and each partition gathered, sorted and deduplicated on
+    /// its own, on rayon's threads.
+    pub(crate) fn from_keys(keys: Vec<u64>, filing: Filing) -> Layer {
         let chunk = keys
             .len()
             .div_ceil(rayon::current_num_threads().max(1) * 4)
@@ -32,7 +142,7 @@ impl Layer {
             .map(|c| {
                 let mut parts = vec![Vec::new(); PARTS];
                 for &k in c {
-                    parts[part_of(k)].push(k);
+                    parts[filing.part(k)].push(k);
                 }
                 parts
             })
@@ -47,13 +157,13 @@ impl Layer {
                 part
             })
             .collect();
-        Layer { parts }
+        Layer { parts, filing }
     }
 
-    /// The layer the `sets` hold, one per partition, each copied out (and
-    /// sorted when `sorted`) on rayon's threads. The sets keep their tables,
-    /// emptied, for the next layer.
-    pub(crate) fn from_sets(sets: &mut [Set], sorted: bool) -> Layer {
+    /// The layer the `sets` of grid words hold, one per partition, each
+    /// copied out (and sorted when `sorted`) on rayon's threads. The sets
+    /// keep their tables, emptied, for the next layer.
+    pub(crate) fn from_sets(sets: &mut [Set<u64>], sorted: bool) -> Layer {
         let parts = sets
             .par_iter_mut()
             .map(|set| {
@@ -64,7 +174,27 @@ impl Layer {
                 part
             })
             .collect();
-        Layer { parts }
+        Layer {
+            parts,
+            filing: Filing::Words,
+        }
+    }
+
+    /// The layer the `sets` of compact keys hold by `filing`, their grid
+    /// words made again partition by partition, as [`Layer::from_sets`].
+    pub(crate) fn from_compact_sets(sets: &mut [Set<u32>], sorted: bool, filing: Filing) -> Layer {
+        let parts = sets
+            .par_iter_mut()
+            .enumerate()
+            .map(|(p, set)| {
+                let mut part = filing.words(p, &set.take());
+                if sorted {
+                    part.sort_unstable();
+                }
+                part
+            })
+            .collect();
+        Layer { parts, filing }
     }
 
     /// Every state, partition by partition, on rayon's threads.
@@ -115,12 +245,15 @@ impl Layer {
     /// Whether the layer holds `word` (canonical), in a layer built sorted.
     #[cfg(test)]
     pub fn contains(&self, word: u64) -> bool {
-        self.parts[part_of(word)].binary_search(&word).is_ok()
+        self.parts[self.filing.part(word)]
+            .binary_search(&word)
+            .is_ok()
     }
 
     /// The sum of `weight` over the states in both layers, both built
     /// sorted: partition by partition, as a merge of two sorted lists.
     pub fn common_sum(&self, other: &Layer, weight: impl Fn(u64) -> u128 + Sync) -> u128 {
+        assert_eq!(self.filing, other.filing, "layers matched are filed alike");
         (0..PARTS)
             .into_par_iter()
             .map(|p| {
@@ -143,23 +276,81 @@ impl Layer {
     }
 }
 
-/// Words per bucket: one cache line.
-const BUCKET: usize = 8;
-
-/// The marker of an empty slot: never a grid word of 63 bits.
-const EMPTY: u64 = u64::MAX;
-
-/// An insert-only set of words, by open addressing over buckets of one
+/// A key a [`Set`] holds: a word of 64 or 32 bits, eight or sixteen to a
 /// cache line.
+pub(crate) trait Slot: Copy + Eq + Send + Sync + 'static {
+    /// The marker of an empty slot, never a key: a grid word has at most 63
+    /// bits, and a compact key at most 31.
+    const EMPTY: Self;
+    /// The bits that choose a key's bucket, from the top.
+    fn hash(self) -> u64;
+    /// Which slots of the bucket at `slots` (a cache line) hold `key` and
+    /// which are empty, a bit each, compared in one instruction each.
+    ///
+    /// # Safety
+    /// The processor has AVX-512 (F and BW), and `slots` points to a whole
+    /// bucket.
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn compare_avx512(slots: *const Self, key: Self) -> (bool, u32);
+}
+
+impl Slot for u64 {
+    const EMPTY: u64 = u64::MAX;
+
+    /// Hash bits below those of [`part_of`], which chose the partition.
+    #[inline]
+    fn hash(self) -> u64 {
+        self.wrapping_mul(0x9E37_79B9_7F4A_7C15) << PARTS.trailing_zeros()
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn compare_avx512(slots: *const u64, key: u64) -> (bool, u32) {
+        use std::arch::x86_64::{_mm512_cmpeq_epi64_mask, _mm512_loadu_si512, _mm512_set1_epi64};
+        // SAFETY: the caller gives a whole bucket.
+        let line = unsafe { _mm512_loadu_si512(slots.cast()) };
+        let found = _mm512_cmpeq_epi64_mask(line, _mm512_set1_epi64(key as i64));
+        let empty = _mm512_cmpeq_epi64_mask(line, _mm512_set1_epi64(-1));
+        (found != 0, u32::from(empty))
+    }
+}
+
+impl Slot for u32 {
+    const EMPTY: u32 = u32::MAX;
+
+    /// A compact key is already the low bits of a mix: mixed again, so
+    /// that its top bits spread.
+    #[inline]
+    fn hash(self) -> u64 {
+        u64::from(self).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn compare_avx512(slots: *const u32, key: u32) -> (bool, u32) {
+        use std::arch::x86_64::{_mm512_cmpeq_epi32_mask, _mm512_loadu_si512, _mm512_set1_epi32};
+        // SAFETY: the caller gives a whole bucket.
+        let line = unsafe { _mm512_loadu_si512(slots.cast()) };
+        let found = _mm512_cmpeq_epi32_mask(line, _mm512_set1_epi32(key as i32));
+        let empty = _mm512_cmpeq_epi32_mask(line, _mm512_set1_epi32(-1));
+        (found != 0, u32::from(empty))
+    }
+}
+
+/// An insert-only set of keys (grid words, or compact keys of 32 bits), by
+/// open addressing over buckets of one cache line.
 ///
-/// A word is looked for in its bucket first, all eight slots at once, and
+/// A key is looked for in its bucket first, all its slots at once, and
 /// in the next only when that one is full. At the load the set keeps (at
 /// most three quarters), nearly every lookup ends in its first bucket with
-/// one branch on whether the word was there. The table is sized to the keys
-/// expected, not to a power of two, so that it holds about 11 bytes a key.
-pub(crate) struct Set {
+/// one branch on whether the key was there. The table is sized to the keys
+/// expected, not to a power of two, so that it holds about 11 bytes a
+/// grid word (5.5 a compact key).
+pub(crate) struct Set<K: Slot = u64> {
     /// The slots, from the first whole cache line of the allocation on.
-    table: Vec<u64>,
+    table: Vec<K>,
     /// Where the first bucket begins in `table`.
     offset: usize,
     /// The number of buckets.
@@ -168,9 +359,12 @@ pub(crate) struct Set {
     len: usize,
 }
 
-impl Set {
+impl<K: Slot> Set<K> {
+    /// Keys per bucket: one cache line.
+    const BUCKET: usize = 64 / std::mem::size_of::<K>();
+
     /// A set sized for about `keys` keys.
-    pub(crate) fn with_capacity(keys: usize) -> Set {
+    pub(crate) fn with_capacity(keys: usize) -> Set<K> {
         let mut set = Set {
             table: Vec::new(),
             offset: 0,
@@ -185,105 +379,93 @@ impl Set {
     /// allocation where it is large enough: refilling memory the process
     /// already holds costs no page faults.
     pub(crate) fn reset(&mut self, keys: usize) {
-        self.buckets = (keys * 4 / 3).div_ceil(BUCKET).max(1);
+        self.buckets = (keys * 4 / 3).div_ceil(Self::BUCKET).max(1);
         // Room for the buckets on whole cache lines, wherever the allocation
         // begins; grown to the size asked, not doubled as a vector grows.
-        let slots = self.buckets * BUCKET + BUCKET - 1;
+        let slots = self.buckets * Self::BUCKET + Self::BUCKET - 1;
         self.table.clear();
         self.table.reserve_exact(slots);
-        self.table.resize(slots, EMPTY);
+        self.table.resize(slots, K::EMPTY);
         let at = self.table.as_ptr() as usize;
-        self.offset = (at.next_multiple_of(64) - at) / 8;
+        self.offset = (at.next_multiple_of(64) - at) / std::mem::size_of::<K>();
         self.len = 0;
     }
 
-    /// The bucket a word starts looking in: hash bits below those of
-    /// [`part_of`], scaled to the number of buckets.
+    /// The bucket a key starts looking in: its hash scaled to the number
+    /// of buckets.
     #[inline]
-    fn bucket(&self, word: u64) -> usize {
-        let hash = word.wrapping_mul(0x9E37_79B9_7F4A_7C15) << PARTS.trailing_zeros();
-        ((u128::from(hash) * self.buckets as u128) >> 64) as usize
+    fn bucket(&self, key: K) -> usize {
+        ((u128::from(key.hash()) * self.buckets as u128) >> 64) as usize
     }
 
     /// Reads the table through once, in order, so that the hardware streams
     /// it into the cache: lookups then find their buckets there instead of
     /// each waiting on memory.
     pub(crate) fn warm(&self) {
-        let sum = self.table.iter().step_by(BUCKET).fold(0, |a, &w| a ^ w);
-        std::hint::black_box(sum);
+        let empty = self
+            .table
+            .iter()
+            .step_by(Self::BUCKET)
+            .filter(|&&k| k == K::EMPTY)
+            .count();
+        std::hint::black_box(empty);
     }
 
-    /// Adds every word of `words`; when there is one for every eight of the
-    /// table's buckets or more, the table is read through first
-    /// ([`Set::warm`]): streaming a line costs far less than waiting on one.
-    #[cfg(feature = "dataflow")]
-    pub(crate) fn insert_all(&mut self, words: &[u64]) {
-        if words.len() * 8 >= self.buckets {
-            self.warm();
-        }
-        self.extend(words);
-    }
-
-    /// Adds every word of `words` ([`Set::insert`]): on a processor with
-    /// AVX-512, by a copy of the same loop that compares a bucket's eight
-    /// slots with the word in one instruction.
-    pub(crate) fn extend(&mut self, words: &[u64]) {
+    /// Adds every key of `keys` ([`Set::insert`]): on a processor with
+    /// AVX-512, by a copy of the same loop that compares a bucket's slots
+    /// with the key in one instruction.
+    pub(crate) fn extend(&mut self, keys: &[K]) {
         #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx512f") {
+        if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw") {
             // SAFETY: the processor has the features the function is compiled for.
-            return unsafe { self.extend_avx512(words) };
+            return unsafe { self.extend_avx512(keys) };
         }
-        for &w in words {
-            self.insert(w);
+        for &k in keys {
+            self.insert(k);
         }
     }
 
     /// [`Set::extend`] compiled for AVX-512.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f")]
-    fn extend_avx512(&mut self, words: &[u64]) {
-        use std::arch::x86_64::{_mm512_cmpeq_epi64_mask, _mm512_loadu_si512, _mm512_set1_epi64};
-        let empty = _mm512_set1_epi64(EMPTY as i64);
-        for &w in words {
-            self.insert_by(w, |slots, word| {
-                // SAFETY: a bucket is eight words, read whole.
-                let line = unsafe { _mm512_loadu_si512(slots.as_ptr().cast()) };
-                let found = _mm512_cmpeq_epi64_mask(line, _mm512_set1_epi64(word as i64));
-                (found != 0, u32::from(_mm512_cmpeq_epi64_mask(line, empty)))
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn extend_avx512(&mut self, keys: &[K]) {
+        for &k in keys {
+            // SAFETY: this function runs only where AVX-512 is, and a
+            // bucket is a whole cache line of slots.
+            self.insert_by(k, |slots, key| unsafe {
+                K::compare_avx512(slots.as_ptr(), key)
             });
         }
     }
 
-    /// Adds `word` unless it is there. Inlined into the loops that fill a
+    /// Adds `key` unless it is there. Inlined into the loops that fill a
     /// layer's sets, where it is most of the work.
     #[inline(always)]
-    pub(crate) fn insert(&mut self, word: u64) {
-        self.insert_by(word, |slots, word| {
+    pub(crate) fn insert(&mut self, key: K) {
+        self.insert_by(key, |slots, key| {
             let (mut found, mut empty) = (false, 0u32);
             for (k, &held) in slots.iter().enumerate() {
-                found |= held == word;
-                empty |= u32::from(held == EMPTY) << k;
+                found |= held == key;
+                empty |= u32::from(held == K::EMPTY) << k;
             }
             (found, empty)
         });
     }
 
     /// [`Set::insert`], with `compare` telling whether a bucket holds the
-    /// word, and which of its slots are empty, a bit each.
+    /// key, and which of its slots are empty, a bit each.
     #[inline(always)]
-    fn insert_by(&mut self, word: u64, compare: impl Fn(&[u64; BUCKET], u64) -> (bool, u32)) {
-        let mut b = self.bucket(word);
+    fn insert_by(&mut self, key: K, compare: impl Fn(&[K], K) -> (bool, u32)) {
+        let mut b = self.bucket(key);
         loop {
-            let at = self.offset + b * BUCKET;
-            let slots: &mut [u64; BUCKET] = (&mut self.table[at..at + BUCKET])
-                .try_into()
-                .expect("a bucket is eight slots");
-            let (found, empty) = compare(slots, word);
+            let at = self.offset + b * Self::BUCKET;
+            let slots = &mut self.table[at..at + Self::BUCKET];
+            let (found, empty) = compare(slots, key);
             if found {
                 return;
             }
             if empty != 0 {
-                slots[empty.trailing_zeros() as usize] = word;
+                slots[empty.trailing_zeros() as usize] = key;
                 break;
             }
             b += 1;
@@ -292,7 +474,7 @@ impl Set {
             }
         }
         self.len += 1;
-        if self.len * 4 > self.buckets * BUCKET * 3 {
+        if self.len * 4 > self.buckets * Self::BUCKET * 3 {
             self.grow();
         }
     }
@@ -304,21 +486,21 @@ impl Set {
         let keys = self.take();
         self.table = Vec::new();
         self.reset(keys.len() * 2);
-        for word in keys {
-            self.insert(word);
+        for key in keys {
+            self.insert(key);
         }
     }
 
     /// Its keys, in table order. The set keeps its allocation but no
     /// buckets: [`Set::reset`] sizes it again before the next insert.
-    pub(crate) fn take(&mut self) -> Vec<u64> {
+    pub(crate) fn take(&mut self) -> Vec<K> {
         // Every slot is written and the count moves past the keys alone: no
         // branch on whether a slot is empty.
-        let mut keys = vec![0; self.len + 1];
+        let mut keys = vec![K::EMPTY; self.len + 1];
         let mut n = 0;
-        for &w in &self.table {
-            keys[n.min(self.len)] = w;
-            n += usize::from(w != EMPTY);
+        for &k in &self.table {
+            keys[n.min(self.len)] = k;
+            n += usize::from(k != K::EMPTY);
         }
         keys.truncate(n);
         self.empty();
@@ -332,15 +514,37 @@ impl Set {
         self.len = 0;
     }
 
+    /// The bytes it holds.
+    pub(crate) fn bytes(&self) -> u64 {
+        (self.table.capacity() * std::mem::size_of::<K>()) as u64
+    }
+
+    /// How many keys it holds.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+}
+
+#[cfg(feature = "dataflow")]
+impl Set<u64> {
+    /// Adds every word of `words`; when there is one for every eight of the
+    /// table's buckets or more, the table is read through first
+    /// ([`Set::warm`]): streaming a line costs far less than waiting on one.
+    pub(crate) fn insert_all(&mut self, words: &[u64]) {
+        if words.len() * 8 >= self.buckets {
+            self.warm();
+        }
+        self.extend(words);
+    }
+
     /// Its keys, in table order, passed to `send` in vectors of at most
     /// `chunk` keys. The set is left as [`Set::take`] leaves it.
-    #[cfg(feature = "dataflow")]
     pub(crate) fn take_in(&mut self, chunk: usize, mut send: impl FnMut(Vec<u64>)) {
         let chunk = chunk.max(1);
         let mut left = self.len;
         let mut keys = Vec::with_capacity(chunk.min(left));
         for &w in &self.table {
-            if w != EMPTY {
+            if w != u64::EMPTY {
                 keys.push(w);
                 if keys.len() == chunk {
                     left -= chunk;
@@ -356,16 +560,6 @@ impl Set {
         }
         self.empty();
     }
-
-    /// The bytes it holds.
-    pub(crate) fn bytes(&self) -> u64 {
-        self.table.capacity() as u64 * 8
-    }
-
-    /// How many keys it holds.
-    pub(crate) fn len(&self) -> usize {
-        self.len
-    }
 }
 
 #[cfg(test)]
@@ -380,24 +574,63 @@ mod tests {
     }
 
     #[test]
-    fn a_set_keeps_each_word_once_and_gives_them_all_back() {
-        // Sized for far fewer keys than it takes: it grows.
-        let mut set = Set::with_capacity(10);
-        for w in words(5000) {
-            set.insert(w);
+    fn compact_keys_give_their_grid_words_back_and_are_never_the_empty_marker() {
+        assert_eq!(MIX.wrapping_mul(UNMIX), 1);
+        assert_eq!(Filing::compact((1 << 7) - 1), None);
+        assert_eq!(Filing::compact((1 << 40) - 1), None);
+        // Boards of 8 to 39 cells spread over a grid word, as on a 7x7 grid
+        // (every other bit, then the rest).
+        for cells in [8, 9, 20, 33, 37, 39] {
+            let board = (0..63u64)
+                .filter(|b| b % 2 == 0)
+                .chain((0..63).filter(|b| b % 2 == 1))
+                .take(cells)
+                .fold(0u64, |m, b| m | 1 << b);
+            let Some(filing) = Filing::compact(board) else {
+                continue; // no BMI2 here
+            };
+            let shift = cells as u32 - PART_BITS;
+            for k in 0..20_000u64 {
+                let word = scatter(k.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 7, board);
+                let mixed = mix(word, board, cells as u32);
+                let (part, key) = (filing.part(word), (mixed & ((1 << shift) - 1)) as u32);
+                assert!(part < PARTS && key < u32::MAX >> 1, "{cells} cells");
+                assert_eq!(filing.words(part, &[key]), vec![word], "{cells} cells");
+            }
         }
-        assert_eq!(set.len(), 5000);
-        let mut keys = set.take();
-        keys.sort_unstable();
-        let mut expected = words(5000);
-        expected.sort_unstable();
-        expected.dedup();
-        assert_eq!(keys, expected);
-        // Taken, it is empty; sized again, it takes keys again.
-        assert_eq!(set.len(), 0);
-        set.reset(4);
-        set.insert(7);
-        assert_eq!(set.take(), vec![7]);
+    }
+
+    #[test]
+    fn a_set_keeps_each_word_once_and_gives_them_all_back() {
+        /// Sized for far fewer keys than it takes, it grows; taken, it is
+        /// empty; sized again, it takes keys again. By `insert` and by
+        /// `extend` (the processor's own compare, where it has one).
+        fn check<K: Slot + Ord + std::fmt::Debug>(keys: Vec<K>, seven: K) {
+            let mut expected = keys.clone();
+            expected.sort_unstable();
+            expected.dedup();
+            for by_extend in [false, true] {
+                let mut set = Set::with_capacity(10);
+                if by_extend {
+                    set.extend(&keys);
+                } else {
+                    keys.iter().for_each(|&k| set.insert(k));
+                }
+                assert_eq!(set.len(), expected.len());
+                let mut held = set.take();
+                held.sort_unstable();
+                assert_eq!(held, expected);
+                assert_eq!(set.len(), 0);
+                set.reset(4);
+                set.insert(seven);
+                assert_eq!(set.take(), vec![seven]);
+            }
+        }
+        check(words(5000), 7u64);
+        check(
+            words(5000).iter().map(|&w| (w >> 33) as u32).collect(),
+            7u32,
+        );
     }
 
     #[cfg(feature = "dataflow")]

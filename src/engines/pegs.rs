@@ -128,6 +128,7 @@ pub(crate) fn count(program: &Program, request: &Request, limits: &Limits) -> Re
                 .par_states()
                 .map(|s| engine.canon(engine.complement(s)))
                 .collect(),
+            engine.filing(),
         );
         let n = complements.common_sum(dual_layer, weight);
         if n > 0 {
