@@ -211,6 +211,7 @@ pub(crate) fn give_back_past(bytes: u64) {
 
 /// The heap bytes held now and [`PROCESS_BYTES`], when the global allocator
 /// is [`Meter`].
+#[cfg(feature = "dataflow")]
 pub(crate) fn process_bytes() -> Option<u64> {
     held().map(|heap| heap.saturating_add(PROCESS_BYTES as u64))
 }

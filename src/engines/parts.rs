@@ -520,6 +520,7 @@ impl<K: Slot> Set<K> {
     }
 
     /// How many keys it holds.
+    #[cfg(any(test, feature = "dataflow"))]
     pub(crate) fn len(&self) -> usize {
         self.len
     }
