@@ -111,6 +111,9 @@ pub struct GridJumps {
     tables: Vec<Vec<u64>>,
     /// Per jump, by number, the `width` images of its three cells.
     move_images: Vec<u64>,
+    /// Whether the successors are gathered a state at a time, by code
+    /// compiled for AVX-512 and BMI2 ([`GridJumps::gathers`]).
+    gathered: bool,
     /// How the layers file their positions: compact keys of 32 bits where
     /// the successors are gathered (AVX-512 and BMI2) and the board has at
     /// most 39 cells, else whole words.
@@ -249,8 +252,10 @@ impl GridJumps {
             width,
             tables,
             move_images,
+            gathered: false,
             filing: Filing::Words,
         };
+        engine.gathered = engine.can_gather();
         if engine.gathers() {
             engine.filing = Filing::compact(board_word).unwrap_or_default();
         }
@@ -329,6 +334,19 @@ impl GridJumps {
     /// How many symmetries map `word` to itself: its orbit has
     /// `order / stabilizer` words.
     pub fn stabilizer(&self, word: u64) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if self.gathers() {
+            // SAFETY: the processor has the features the function is compiled for.
+            return unsafe { self.stabilizer_avx512(word) };
+        }
+        self.fold_images(word, 0, |n, i| n + usize::from(i == word))
+    }
+
+    /// [`GridJumps::stabilizer`] compiled for AVX-512: the images are a
+    /// few vector ORs, compared with the word in one instruction each.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx2,bmi1,bmi2,popcnt")]
+    fn stabilizer_avx512(&self, word: u64) -> usize {
         self.fold_images(word, 0, |n, i| n + usize::from(i == word))
     }
 
@@ -341,6 +359,11 @@ impl GridJumps {
     /// ([`GridJumps::expand_gathered`]): on a processor with AVX-512 and
     /// BMI2, for a board of at most 128 jumps.
     fn gathers(&self) -> bool {
+        self.gathered
+    }
+
+    /// [`GridJumps::gathers`], found out.
+    fn can_gather(&self) -> bool {
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx512f")
             && std::is_x86_feature_detected!("avx512vl")

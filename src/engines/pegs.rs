@@ -63,13 +63,14 @@ pub(crate) fn count(program: &Program, request: &Request, limits: &Limits) -> Re
     let target_pegs = targets.first().ok_or_else(not_planned)?.count_ones();
     let perms = start_group(program, start, request, limits)?;
     let engine = GridJumps::new(program, &perms).ok_or_else(not_planned)?;
-    let order = engine.order() as u128;
+    let order = engine.order();
     // A canonical position stands for its orbit, unless orbits are what is counted.
     let weight = |s: u64| -> u128 {
         if request.symmetry {
             1
         } else {
-            order / engine.stabilizer(s) as u128
+            // Divided as machine words: a division of 128 bits is a call.
+            (order / engine.stabilizer(s)) as u128
         }
     };
     let mut summary = Summary {
