@@ -6,15 +6,16 @@ use std::time::{Duration, Instant};
 use crate::common::pegflip;
 
 /// A hostfile of `n` free localhost ports, written under the test's temporary folder.
+/// Each port's listener is held until all are taken, so that no port is given twice.
 fn hostfile(name: &str, n: usize) -> String {
-    let ports: Vec<u16> = (0..n)
-        .map(|_| {
-            std::net::TcpListener::bind("127.0.0.1:0")
-                .and_then(|l| l.local_addr())
-                .expect("a free port")
-                .port()
-        })
+    let listeners: Vec<std::net::TcpListener> = (0..n)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").expect("a free port"))
         .collect();
+    let ports: Vec<u16> = listeners
+        .iter()
+        .map(|l| l.local_addr().expect("a bound port").port())
+        .collect();
+    drop(listeners);
     let path = format!("{}/{name}.hosts", env!("CARGO_TARGET_TMPDIR"));
     let text: String = ports.iter().map(|p| format!("127.0.0.1:{p}\n")).collect();
     std::fs::write(&path, text).expect("the hostfile is written");
@@ -1124,14 +1125,12 @@ fn a_foreign_listener_is_named() {
 /// malformed or repeated line is refused at once, at its line and column.
 #[test]
 fn a_bad_hostfile_is_refused_at_its_line() {
-    let free = || {
-        std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .to_string()
-    };
-    let (a, b) = (free(), free());
+    // Two ports, each listener held until both are taken: never the same one.
+    let listeners = [(); 2].map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap());
+    let [a, b] = listeners
+        .each_ref()
+        .map(|l| l.local_addr().unwrap().to_string());
+    drop(listeners);
     let cases: Vec<(String, &str)> = vec![
         (format!("{a}\n{a}\n"), ":2:1: error: 127.0.0.1:"),
         (
