@@ -48,7 +48,8 @@ use crate::program::masks::Masks;
 const ROUND: usize = 1 << 21;
 
 /// The bytes the successors of one round of parents take, estimated for a
-/// board of `moves` jumps: eight on average per parent, at most `moves`.
+/// board of `moves` jumps: eight on average per parent, at most `moves`, of
+/// eight bytes each (compact keys take four: the estimate is the larger).
 pub fn round_bytes(moves: u128) -> u128 {
     ROUND as u128 * moves.min(8) * 8
 }
