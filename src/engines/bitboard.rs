@@ -387,12 +387,23 @@ impl GridJumps {
     /// state at a time where the engine can ([`GridJumps::gathers`];
     /// docs/benchmarks.md has the gain), else pattern by pattern.
     pub(crate) fn expand(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
+        self.expand_tallied(parents, parts, None);
+    }
+
+    /// [`GridJumps::expand`], and with a `tally`, each parent counted in it
+    /// by the size of its stabilizer.
+    fn expand_tallied(
+        &self,
+        parents: &[u64],
+        parts: &mut [Vec<u64>],
+        tally: Option<&mut Stabilizers>,
+    ) {
         #[cfg(target_arch = "x86_64")]
         if self.gathers() {
             // SAFETY: the processor has the features the function is compiled for.
-            return unsafe { self.expand_words_avx512(parents, parts) };
+            return unsafe { self.expand_words_avx512(parents, parts, tally) };
         }
-        self.expand_any(parents, parts);
+        self.expand_any(parents, parts, tally);
     }
 
     /// [`GridJumps::expand`] compiled for AVX-512, whose unsigned 64-bit
@@ -400,16 +411,21 @@ impl GridJumps {
     /// BMI2, whose `pext` numbers a state's legal jumps in one word.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx2,bmi1,bmi2,popcnt")]
-    fn expand_words_avx512(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
+    fn expand_words_avx512(
+        &self,
+        parents: &[u64],
+        parts: &mut [Vec<u64>],
+        tally: Option<&mut Stabilizers>,
+    ) {
         let put = |best: u64| parts[part_of(best)].push(best);
-        by_width!(self, expand_gathered(parents, put))
+        by_width!(self, expand_gathered(parents, put, tally))
     }
 
     /// [`GridJumps::expand`] for any processor.
     #[inline(always)]
-    fn expand_any(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
+    fn expand_any(&self, parents: &[u64], parts: &mut [Vec<u64>], tally: Option<&mut Stabilizers>) {
         let put = |best: u64| parts[part_of(best)].push(best);
-        by_width!(self, expand_n(parents, put))
+        by_width!(self, expand_n(parents, put, tally))
     }
 
     /// Pushes the compact key of every successor of every state of
@@ -418,20 +434,30 @@ impl GridJumps {
     ///
     /// # Panics
     /// When the filing is not compact: it is only where the engine gathers.
-    fn expand_compact(&self, parents: &[u64], parts: &mut [Vec<u32>]) {
+    fn expand_compact(
+        &self,
+        parents: &[u64],
+        parts: &mut [Vec<u32>],
+        tally: Option<&mut Stabilizers>,
+    ) {
         #[cfg(target_arch = "x86_64")]
         if self.gathers() {
             // SAFETY: the processor has the features the function is compiled for.
-            return unsafe { self.expand_compact_avx512(parents, parts) };
+            return unsafe { self.expand_compact_avx512(parents, parts, tally) };
         }
-        let _ = (parents, parts);
+        let _ = (parents, parts, tally);
         unreachable!("a compact filing is chosen only where the engine gathers")
     }
 
     /// [`GridJumps::expand_compact`] compiled for AVX-512 and BMI2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx2,bmi1,bmi2,popcnt")]
-    fn expand_compact_avx512(&self, parents: &[u64], parts: &mut [Vec<u32>]) {
+    fn expand_compact_avx512(
+        &self,
+        parents: &[u64],
+        parts: &mut [Vec<u32>],
+        tally: Option<&mut Stabilizers>,
+    ) {
         let Filing::Compact { board, cells } = self.filing else {
             unreachable!("only a compact filing has compact keys")
         };
@@ -441,7 +467,7 @@ impl GridJumps {
             let mixed = mix(best, board, cells);
             parts[(mixed >> shift) as usize].push((mixed & low) as u32);
         };
-        by_width!(self, expand_gathered(parents, put))
+        by_width!(self, expand_gathered(parents, put, tally))
     }
 
     /// The canonical form of the successor by jump number `jump` of a
@@ -459,12 +485,28 @@ impl GridJumps {
         best
     }
 
-    /// Expands pattern by pattern, `put`ting each successor's canonical
-    /// form: one loop over each pattern's legal jumps.
+    /// How many symmetries map `word`, whose `images` these are, to
+    /// itself: the images padded with the identity are not counted.
     #[inline(always)]
-    fn expand_n<const N: usize>(&self, parents: &[u64], mut put: impl FnMut(u64)) {
+    fn fixing<const N: usize>(&self, images: &[u64; N], word: u64) -> usize {
+        images.iter().filter(|&&i| i == word).count() - (N - self.order)
+    }
+
+    /// Expands pattern by pattern, `put`ting each successor's canonical
+    /// form: one loop over each pattern's legal jumps. With a `tally`,
+    /// each parent is counted in it by its stabilizer's size.
+    #[inline(always)]
+    fn expand_n<const N: usize>(
+        &self,
+        parents: &[u64],
+        mut put: impl FnMut(u64),
+        mut tally: Option<&mut Stabilizers>,
+    ) {
         for &state in parents {
             let images = self.images::<N>(state);
+            if let Some(tally) = tally.as_deref_mut() {
+                tally[self.fixing(&images, state)] += 1;
+            }
             let holes = !state;
             for p in &self.patterns {
                 let mut legal =
@@ -481,13 +523,22 @@ impl GridJumps {
     /// Expands with a state's legal jumps gathered into one word of 128
     /// bits, bit `j` for jump number `j`, each pattern's by `pext`: one loop
     /// a state, whose end is the only branch that varies, instead of one a
-    /// pattern. The board has at most 128 jumps.
+    /// pattern. The board has at most 128 jumps. A `tally` counts the
+    /// parents as [`GridJumps::expand_n`]'s does.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    fn expand_gathered<const N: usize>(&self, parents: &[u64], mut put: impl FnMut(u64)) {
+    fn expand_gathered<const N: usize>(
+        &self,
+        parents: &[u64],
+        mut put: impl FnMut(u64),
+        mut tally: Option<&mut Stabilizers>,
+    ) {
         use std::arch::x86_64::_pext_u64;
         for &state in parents {
             let images = self.images::<N>(state);
+            if let Some(tally) = tally.as_deref_mut() {
+                tally[self.fixing(&images, state)] += 1;
+            }
             let holes = !state;
             let mut legal = 0u128;
             for p in &self.patterns {
@@ -504,7 +555,11 @@ impl GridJumps {
     }
 
     /// Runs the layered search from `sources` (canonical grid words), calling
-    /// `layer(depth, layer)` for each layer; `layer` returns false to stop.
+    /// `layer(depth, layer, counted)` for each layer once it is expanded;
+    /// `layer` returns false to stop. `counted` is the layer's positions,
+    /// or with `weigh`, the positions their orbits hold: each parent's
+    /// stabilizer is counted as it is expanded, from the images its
+    /// successors' canonical forms are taken from.
     /// With `keep`, every layer is kept, its partitions sorted (for
     /// [`Layer::common_sum`]), and returned; without, a layer is let go
     /// once the next has been expanded from it. The memory of the layers kept, the one
@@ -521,12 +576,15 @@ impl GridJumps {
         sources: &[u64],
         max_memory: u64,
         keep: bool,
+        weigh: bool,
         held: u64,
-        layer: impl FnMut(usize, &Layer) -> bool,
+        layer: impl FnMut(usize, &Layer, u128) -> bool,
     ) -> Result<Vec<Layer>> {
         match self.filing {
-            Filing::Words => self.run_filed::<u64>(sources, max_memory, keep, held, layer),
-            Filing::Compact { .. } => self.run_filed::<u32>(sources, max_memory, keep, held, layer),
+            Filing::Words => self.run_filed::<u64>(sources, max_memory, keep, weigh, held, layer),
+            Filing::Compact { .. } => {
+                self.run_filed::<u32>(sources, max_memory, keep, weigh, held, layer)
+            }
         }
     }
 
@@ -536,8 +594,9 @@ impl GridJumps {
         sources: &[u64],
         max_memory: u64,
         keep: bool,
+        weigh: bool,
         held: u64,
-        mut layer: impl FnMut(usize, &Layer) -> bool,
+        mut layer: impl FnMut(usize, &Layer, u128) -> bool,
     ) -> Result<Vec<Layer>> {
         let mut kept: Vec<Layer> = Vec::new();
         let mut kept_bytes = 0;
@@ -545,14 +604,13 @@ impl GridJumps {
         let threads = rayon::current_num_threads().max(1);
         let tasks = threads * 8;
         let mut buffers: Vec<Vec<Vec<K>>> = (0..tasks).map(|_| vec![Vec::new(); PARTS]).collect();
+        let mut tallies: Vec<Stabilizers> = vec![[0; MAX_ORDER + 1]; tasks];
         let mut sets: Vec<Set<K>> = (0..PARTS).map(|_| Set::with_capacity(0)).collect();
         // The last layer's growth, to size the sets for the next.
         let mut growth = 2.0f64;
         let mut depth = 0;
         while !current.is_empty() {
-            if !layer(depth, &current) {
-                break;
-            }
+            tallies.iter_mut().for_each(|t| t.fill(0));
             let expected = (current.len() as f64 * growth.clamp(0.5, 4.0)) as usize / PARTS;
             sets.par_iter_mut().for_each(|set| set.reset(expected));
             let pieces = current.pieces(ROUND / tasks);
@@ -576,11 +634,12 @@ impl GridJumps {
                 }
                 buffers
                     .par_iter_mut()
+                    .zip(tallies.par_iter_mut())
                     .zip(round.par_iter())
-                    .for_each(|(parts, piece)| {
+                    .for_each(|((parts, tally), piece)| {
                         parts.iter_mut().for_each(Vec::clear);
                         for parents in piece {
-                            K::expand(self, parents, parts);
+                            K::expand(self, parents, parts, weigh.then_some(&mut *tally));
                         }
                     });
                 let buffers = &buffers[..round.len()];
@@ -592,6 +651,19 @@ impl GridJumps {
                 });
             }
             drop(pieces);
+            let counted = if weigh {
+                let tally =
+                    |fixing: usize| -> u128 { tallies.iter().map(|t| u128::from(t[fixing])).sum() };
+                // Divided once a stabilizer size, as machine words.
+                (1..=self.order)
+                    .map(|fixing| tally(fixing) * (self.order / fixing) as u128)
+                    .sum()
+            } else {
+                current.len() as u128
+            };
+            if !layer(depth, &current, counted) {
+                break;
+            }
             let size = current.len();
             // A layer not kept is let go before the next is copied out of the sets.
             let done = std::mem::take(&mut current);
@@ -612,17 +684,32 @@ impl GridJumps {
     }
 }
 
+/// Parents counted by the size of their stabilizer (the index, at most
+/// [`MAX_ORDER`]), to weigh a layer by its orbits.
+type Stabilizers = [u64; MAX_ORDER + 1];
+
 /// A key the layers' sets hold: a grid word, or a compact key of 32 bits.
 trait Filed: Slot {
-    /// Files the successors of `parents` into `parts` as such keys.
-    fn expand(engine: &GridJumps, parents: &[u64], parts: &mut [Vec<Self>]);
+    /// Files the successors of `parents` into `parts` as such keys, and
+    /// counts the parents in `tally` ([`GridJumps::expand_n`]).
+    fn expand(
+        engine: &GridJumps,
+        parents: &[u64],
+        parts: &mut [Vec<Self>],
+        tally: Option<&mut Stabilizers>,
+    );
     /// The layer the `sets` hold, as [`Layer::from_sets`].
     fn layer(engine: &GridJumps, sets: &mut [Set<Self>], sorted: bool) -> Layer;
 }
 
 impl Filed for u64 {
-    fn expand(engine: &GridJumps, parents: &[u64], parts: &mut [Vec<u64>]) {
-        engine.expand(parents, parts);
+    fn expand(
+        engine: &GridJumps,
+        parents: &[u64],
+        parts: &mut [Vec<u64>],
+        tally: Option<&mut Stabilizers>,
+    ) {
+        engine.expand_tallied(parents, parts, tally);
     }
 
     fn layer(_: &GridJumps, sets: &mut [Set<u64>], sorted: bool) -> Layer {
@@ -631,8 +718,13 @@ impl Filed for u64 {
 }
 
 impl Filed for u32 {
-    fn expand(engine: &GridJumps, parents: &[u64], parts: &mut [Vec<u32>]) {
-        engine.expand_compact(parents, parts);
+    fn expand(
+        engine: &GridJumps,
+        parents: &[u64],
+        parts: &mut [Vec<u32>],
+        tally: Option<&mut Stabilizers>,
+    ) {
+        engine.expand_compact(parents, parts, tally);
     }
 
     fn layer(engine: &GridJumps, sets: &mut [Set<u32>], sorted: bool) -> Layer {
@@ -720,7 +812,7 @@ mod tests {
                 fast.sort_unstable();
                 // The path for any processor, whatever this one has.
                 let mut any = vec![Vec::new(); PARTS];
-                engine.expand_any(&[engine.to_grid(s)], &mut any);
+                engine.expand_any(&[engine.to_grid(s)], &mut any, None);
                 assert_eq!(any, parts, "{name} from {s:#x}");
                 // A jump the program gives twice (on a torus of three rows,
                 // from either side into the middle) is one jump.
@@ -788,13 +880,15 @@ mod tests {
                         .collect()
                 };
                 let source = [engine.canon(start)];
-                let first = |depth: usize, _: &Layer| depth < 8;
-                let filed = engine.run(&source, u64::MAX, true, 0, first).unwrap();
+                let first = |depth: usize, _: &Layer, _| depth < 8;
+                let filed = engine
+                    .run(&source, u64::MAX, true, false, 0, first)
+                    .unwrap();
                 let words = GridJumps {
                     filing: Filing::Words,
                     ..engine.clone()
                 };
-                let whole = words.run(&source, u64::MAX, true, 0, first).unwrap();
+                let whole = words.run(&source, u64::MAX, true, false, 0, first).unwrap();
                 let compact = matches!(engine.filing, Filing::Compact { .. });
                 if engine.gathers() {
                     assert_eq!(compact, cells >= 8, "{name}: filed {:?}", engine.filing);
@@ -807,6 +901,43 @@ mod tests {
                 assert_eq!(filed, whole, "{name} with {} symmetries", engine.order);
             }
             drop(group);
+        }
+    }
+
+    /// The orbit weights counted as the parents are expanded equal those
+    /// of [`GridJumps::stabilizer`], with the images padded (the triangle's
+    /// 6 symmetries in 8 lanes, the row's 2) or not, gathered or pattern
+    /// by pattern, on the first 8 layers.
+    #[test]
+    fn orbit_weights_counted_in_the_expansion_equal_the_stabilizers() {
+        for name in ["english33", "french37", "triangle15", "pebble12"] {
+            let (program, _, engine) = engine(name);
+            let cells = program.cells();
+            let start = engine.to_grid(((1u64 << cells) - 1) & !(1 << (cells / 2)));
+            let by_pattern = GridJumps {
+                gathered: false,
+                filing: Filing::Words,
+                ..engine.clone()
+            };
+            for engine in [engine, by_pattern] {
+                let order = engine.order();
+                let mut layers = 0;
+                let check = |depth: usize, layer: &Layer, counted: u128| {
+                    let orbits: u128 = layer
+                        .par_states()
+                        .map(|s| (order / engine.stabilizer(s)) as u128)
+                        .sum();
+                    assert_eq!(counted, orbits, "{name} layer {depth}");
+                    assert!(counted >= layer.len() as u128);
+                    layers += 1;
+                    depth < 8
+                };
+                let source = [engine.canon(start)];
+                engine
+                    .run(&source, u64::MAX, false, true, 0, check)
+                    .unwrap();
+                assert!(layers > 3, "{name}: {layers} layers");
+            }
         }
     }
 

@@ -80,8 +80,8 @@ pub(crate) fn count(program: &Program, request: &Request, limits: &Limits) -> Re
     let max_memory = limits.max_memory;
     let source = engine.canon(engine.to_grid(start));
     if request.reachable {
-        engine.run(&[source], max_memory, false, 0, |depth, layer| {
-            let n: u128 = layer.par_states().map(weight).sum();
+        let weigh = !request.symmetry;
+        engine.run(&[source], max_memory, false, weigh, 0, |depth, _, n| {
             summary.count.add(n);
             *summary.histogram.entry(depth as u32).or_default() += n;
             true
@@ -182,7 +182,7 @@ fn all_jumps(program: &Program) -> bool {
 /// already kept.
 fn collect(engine: &GridJumps, sources: &[u64], max_memory: u64, held: u64) -> Result<Vec<Layer>> {
     let mut bytes = held;
-    let kept = engine.run(sources, max_memory, true, held, |_, layer| {
+    let kept = engine.run(sources, max_memory, true, false, held, |_, layer, _| {
         bytes += layer.bytes();
         bytes <= max_memory
     })?;
