@@ -33,8 +33,21 @@ use crate::engines::peg_types::{MOST_TYPES, PegTypes, demands};
 use crate::symmetry::Symmetries;
 use crate::word::Word;
 
-/// The largest region looked for, in holes.
-const MOST_HOLES: usize = 4;
+/// The largest region looked for, in holes: a hexagon of the triangular
+/// lattice (a hole and its six neighbours) is a region, and the interiors of
+/// the triangular boards pack them.
+const MOST_HOLES: usize = 7;
+
+/// The largest region that is always a candidate. A larger one is opened
+/// sooner, so it weakens the bound where it stands in a packing for smaller
+/// ones: the larger regions are candidates only on a board where they
+/// enlarge the packing.
+const SMALL_HOLES: usize = 4;
+
+/// The most connected sets of one size that [`Regions::candidates`] grows
+/// into the next size (on a board of many neighbours a hole, past it, no
+/// larger regions are looked for).
+const LAYER_BUDGET: usize = 1 << 20;
 
 /// Branches tried while packing regions; past it the best packing found so far
 /// is used (it is still a valid bound, only maybe a weaker one).
@@ -259,9 +272,28 @@ struct Typed<W: Word> {
 }
 
 impl<W: Word> Regions<W> {
-    /// Every minimal connected region of at most [`MOST_HOLES`] holes on a
-    /// board of `cells` holes with these jumps (from, over, to).
+    /// Every minimal connected region of at most [`SMALL_HOLES`] holes on a
+    /// board of `cells` holes with these jumps (from, over, to), and those of
+    /// up to [`MOST_HOLES`] when they pack more disjoint regions than the
+    /// small ones alone (the hexagons inside a triangle).
     pub fn candidates(cells: usize, jumps: &[[usize; 3]]) -> Vec<W> {
+        let all: Vec<W> = Regions::<W>::regions(cells, jumps);
+        let small: Vec<W> = all
+            .iter()
+            .copied()
+            .filter(|r| r.count_ones() as usize <= SMALL_HOLES)
+            .collect();
+        if small.len() < all.len()
+            && Regions::<W>::disjoint(&all).len() > Regions::<W>::disjoint(&small).len()
+        {
+            all
+        } else {
+            small
+        }
+    }
+
+    /// Every minimal connected region of at most [`MOST_HOLES`] holes, smallest first.
+    fn regions(cells: usize, jumps: &[[usize; 3]]) -> Vec<W> {
         let mut near = vec![W::ZERO; cells];
         for &[from, over, to] in jumps {
             near[from] |= W::bit(over);
@@ -275,7 +307,7 @@ impl<W: Word> Regions<W> {
         };
         let mut found: Vec<W> = Vec::new();
         let mut layer: FxHashSet<W> = (0..cells).map(W::bit).collect();
-        for _ in 0..MOST_HOLES {
+        for size in 1..=MOST_HOLES {
             let mut sorted: Vec<W> = layer.iter().copied().collect();
             sorted.sort_unstable();
             for &r in &sorted {
@@ -284,8 +316,16 @@ impl<W: Word> Regions<W> {
                     found.push(r);
                 }
             }
+            if size == MOST_HOLES {
+                break;
+            }
             let mut next = FxHashSet::default();
             for r in sorted {
+                // Past the budget, no larger regions are looked for: fewer
+                // candidates still bound.
+                if next.len() > LAYER_BUDGET {
+                    return found;
+                }
                 let mut border = (0..cells)
                     .filter(|&c| r.has(c))
                     .fold(W::ZERO, |b, c| b | near[c])
@@ -793,6 +833,88 @@ mod tests {
         let packed = Regions::pack(&candidates, &[0b11111], None);
         assert_eq!(packed.behind(0b10111), 1);
         assert_eq!(packed.behind(0b11101), 1);
+    }
+
+    /// The jumps of the triangle of side `n`, hole `(r, c)` (`c <= r`) numbered row by row.
+    fn triangle(n: usize) -> (usize, Vec<[usize; 3]>) {
+        let at = |r: usize, c: usize| r * (r + 1) / 2 + c;
+        let on = |r: isize, c: isize| r >= 0 && c >= 0 && c <= r && r < n as isize;
+        let mut jumps = Vec::new();
+        for r in 0..n as isize {
+            for c in 0..=r {
+                for (dr, dc) in [(0, 1), (1, 0), (1, 1), (0, -1), (-1, 0), (-1, -1)] {
+                    let (r2, c2) = (r + 2 * dr, c + 2 * dc);
+                    if on(r2, c2) {
+                        let cell = |r: isize, c: isize| at(r as usize, c as usize);
+                        jumps.push([cell(r, c), cell(r + dr, c + dc), cell(r2, c2)]);
+                    }
+                }
+            }
+        }
+        (n * (n + 1) / 2, jumps)
+    }
+
+    #[test]
+    fn the_triangles_pack_hexagons_inside_as_bells_bound_counts() {
+        // Bell's lower bound on the moves of a triangle of side n counts
+        // T((n - 4) / 3) regions inside it: hexagons, a hole and its six
+        // neighbours, which no jump from outside touches while they are full.
+        for n in 4..=11 {
+            let (cells, jumps) = triangle(n);
+            let all = Regions::<u128>::candidates(cells, &jumps);
+            let small: Vec<u128> = all
+                .iter()
+                .copied()
+                .filter(|r| r.count_ones() <= 4)
+                .collect();
+            let k = (n - 4) / 3;
+            let inside = Regions::disjoint(&all).len() - Regions::disjoint(&small).len();
+            assert_eq!(inside, k * (k + 1) / 2, "side {n}");
+            for r in &all {
+                for &[from, over, to] in &jumps {
+                    if r >> over & 1 == 1 {
+                        assert!(r >> from & 1 == 1 || r >> to & 1 == 1, "{r:b}");
+                    }
+                }
+            }
+        }
+        // The hexagon around hole (4, 2) of the triangle of side 10.
+        let (cells, jumps) = triangle(10);
+        let hexagon = [(4, 2), (4, 1), (4, 3), (3, 1), (3, 2), (5, 2), (5, 3)]
+            .iter()
+            .fold(0u64, |h, &(r, c)| h | 1 << (r * (r + 1) / 2 + c));
+        assert!(Regions::<u64>::candidates(cells, &jumps).contains(&hexagon));
+    }
+
+    #[test]
+    fn boards_whose_small_regions_pack_as_well_keep_only_those() {
+        // The English board: its corners and 2x2 blocks pack as many as any
+        // larger minimal region would.
+        let on =
+            |r: usize, c: usize| r < 7 && c < 7 && ((2..5).contains(&r) || (2..5).contains(&c));
+        let holes: Vec<(usize, usize)> = (0..7)
+            .flat_map(|r| (0..7).map(move |c| (r, c)))
+            .filter(|&(r, c)| on(r, c))
+            .collect();
+        let at = |r: usize, c: usize| holes.iter().position(|&h| h == (r, c)).unwrap();
+        let mut jumps = Vec::new();
+        for &(r, c) in &holes {
+            for (dr, dc) in [(0, 1), (1, 0)] {
+                let (r1, c1, r2, c2) = (r + dr, c + dc, r + 2 * dr, c + 2 * dc);
+                if on(r1, c1) && on(r2, c2) {
+                    jumps.push([at(r, c), at(r1, c1), at(r2, c2)]);
+                    jumps.push([at(r2, c2), at(r1, c1), at(r, c)]);
+                }
+            }
+        }
+        let candidates = Regions::<u64>::candidates(33, &jumps);
+        assert!(candidates.iter().all(|r| r.count_ones() <= 4));
+        let larger = Regions::<u64>::regions(33, &jumps);
+        assert!(larger.iter().any(|r| r.count_ones() > 4));
+        assert_eq!(
+            Regions::disjoint(&larger).len(),
+            Regions::disjoint(&candidates).len()
+        );
     }
 
     #[test]
