@@ -957,6 +957,48 @@ fn triangle_of_side_9_from_hole_7_takes_16_moves() {
     side_9_proves_none_within_with(7, "12G", 15, &sets);
 }
 
+/// The triangle of side 10 (55 holes) takes at least 18 moves from `vacancy`, Bell's minimum
+/// for the board: with the hexagons among the regions, the levels bounded by 17 find nothing.
+fn side_10_takes_at_least_18_moves(vacancy: usize) {
+    let board = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/boards/triangle10.toml");
+    let start = format!("start=full but {vacancy}");
+    let args = [
+        "solve",
+        board,
+        "--set",
+        &start,
+        "--set",
+        "limits.max-states=2^22",
+        "--set",
+        "limits.max-bound=17",
+        "--max-memory",
+        "12G",
+    ];
+    let out = pegflip(&args, b"");
+    assert_eq!(out.status.code(), Some(2), "vacancy {vacancy}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let proved = "(searched so far: no solution has 17 moves or fewer)";
+    assert!(stderr.contains(proved), "vacancy {vacancy}: {stderr}");
+}
+
+/// Holes 8, 12 and 18 of side 10: a few seconds in all (docs/moves.md).
+#[test]
+fn triangle_of_side_10_takes_at_least_18_moves_from_holes_8_12_and_18() {
+    for vacancy in [8, 12, 18] {
+        side_10_takes_at_least_18_moves(vacancy);
+    }
+}
+
+/// Holes 2, 4 and 11 of side 10, the other solvable classes. Ignored: 5 to 7 minutes and
+/// up to 3.5 GB each.
+#[test]
+#[ignore]
+fn triangle_of_side_10_takes_at_least_18_moves_from_holes_2_4_and_11() {
+    for vacancy in [2, 4, 11] {
+        side_10_takes_at_least_18_moves(vacancy);
+    }
+}
+
 /// Solves the triangle of side 8 in moves from each vacancy, and checks the fewest moves,
 /// and that they were proved.
 fn side_8_takes(cases: &[(usize, usize)]) {
