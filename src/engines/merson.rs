@@ -277,15 +277,13 @@ impl<W: Word> Regions<W> {
     /// up to [`MOST_HOLES`] when they pack more disjoint regions than the
     /// small ones alone (the hexagons inside a triangle).
     pub fn candidates(cells: usize, jumps: &[[usize; 3]]) -> Vec<W> {
-        let all: Vec<W> = Regions::<W>::regions(cells, jumps);
+        let all: Vec<W> = Self::regions(cells, jumps);
         let small: Vec<W> = all
             .iter()
             .copied()
             .filter(|r| r.count_ones() as usize <= SMALL_HOLES)
             .collect();
-        if small.len() < all.len()
-            && Regions::<W>::disjoint(&all).len() > Regions::<W>::disjoint(&small).len()
-        {
+        if small.len() < all.len() && Self::disjoint(&all).len() > Self::disjoint(&small).len() {
             all
         } else {
             small
