@@ -989,7 +989,7 @@ fn triangle_of_side_10_takes_at_least_18_moves_from_holes_8_12_and_18() {
     }
 }
 
-/// Holes 2, 4 and 11 of side 10, the other solvable classes. Ignored: 5 to 7 minutes and
+/// Holes 2, 4 and 11 of side 10, the other solvable classes. Ignored: 5 to 10 minutes and
 /// up to 3.5 GB each.
 #[test]
 #[ignore]
