@@ -902,30 +902,35 @@ fn a_beam_needs_the_moves_metric() {
     }
 }
 
-/// The lower bound the levels prove on the triangle of side 9 from `vacancy`: the bounds
-/// searched before a run at `max_memory` is refused.
-fn side_9_proves_none_within(vacancy: usize, max_memory: &str, none_within: u32) {
-    side_9_proves_none_within_with(vacancy, max_memory, none_within, &[]);
-}
-
-/// As [`side_9_proves_none_within`], with `sets` (`--set KEY=VALUE` each) besides.
-fn side_9_proves_none_within_with(
+/// The lower bound the levels prove on the triangle `board` (a file in docs/boards) from
+/// `vacancy`: the bounds searched before a run at `max_memory`, with `sets` (`--set
+/// KEY=VALUE` each) besides, is refused.
+fn levels_prove_none_within(
+    board: &str,
     vacancy: usize,
     max_memory: &str,
     none_within: u32,
     sets: &[&str],
 ) {
-    let board = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/boards/triangle9.toml");
+    let board = format!("{}/docs/boards/{board}", env!("CARGO_MANIFEST_DIR"));
     let start = format!("start=full but {vacancy}");
-    let mut args = vec!["solve", board, "--set", &start, "--max-memory", max_memory];
+    let mut args = vec!["solve", &board, "--set", &start, "--max-memory", max_memory];
     for set in sets {
         args.extend(["--set", set]);
     }
     let out = pegflip(&args, b"");
-    assert_eq!(out.status.code(), Some(2), "vacancy {vacancy}");
+    assert_eq!(out.status.code(), Some(2), "{board}, vacancy {vacancy}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     let proved = format!("(searched so far: no solution has {none_within} moves or fewer)");
-    assert!(stderr.contains(&proved), "vacancy {vacancy}: {stderr}");
+    assert!(
+        stderr.contains(&proved),
+        "{board}, vacancy {vacancy}: {stderr}"
+    );
+}
+
+/// [`levels_prove_none_within`] on the triangle of side 9, with the default bounds.
+fn side_9_proves_none_within(vacancy: usize, max_memory: &str, none_within: u32) {
+    levels_prove_none_within("triangle9.toml", vacancy, max_memory, none_within, &[]);
 }
 
 /// Hole 5 of side 9 has no solution of 15 moves or fewer: the search with the bound 15 fits
@@ -954,31 +959,14 @@ fn triangle_of_side_9_from_hole_7_takes_16_moves() {
         "bounds=[\"regions\", \"types\", \"pagoda\", \"frontier\"]",
         "limits.max-bound=15",
     ];
-    side_9_proves_none_within_with(7, "12G", 15, &sets);
+    levels_prove_none_within("triangle9.toml", 7, "12G", 15, &sets);
 }
 
 /// The triangle of side 10 (55 holes) takes at least 18 moves from `vacancy`, Bell's minimum
 /// for the board: with the hexagons among the regions, the levels bounded by 17 find nothing.
 fn side_10_takes_at_least_18_moves(vacancy: usize) {
-    let board = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/boards/triangle10.toml");
-    let start = format!("start=full but {vacancy}");
-    let args = [
-        "solve",
-        board,
-        "--set",
-        &start,
-        "--set",
-        "limits.max-states=2^22",
-        "--set",
-        "limits.max-bound=17",
-        "--max-memory",
-        "12G",
-    ];
-    let out = pegflip(&args, b"");
-    assert_eq!(out.status.code(), Some(2), "vacancy {vacancy}");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let proved = "(searched so far: no solution has 17 moves or fewer)";
-    assert!(stderr.contains(proved), "vacancy {vacancy}: {stderr}");
+    let sets = ["limits.max-states=2^22", "limits.max-bound=17"];
+    levels_prove_none_within("triangle10.toml", vacancy, "12G", 17, &sets);
 }
 
 /// Holes 8, 12 and 18 of side 10: a few seconds in all (docs/moves.md).

@@ -636,12 +636,7 @@ impl<'a, W: Word> Bounded<'a, W> {
                         self.toward(&back.last, true, bound, back.depth(), self.ahead)
                     })
                     .collect();
-                let level = std::mem::take(&mut fore.last);
-                fore.last = level
-                    .into_par_iter()
-                    .filter(|&p| prunes.iter().any(|prune| prune.keeps(true, a + 1, p)))
-                    .collect();
-                fore.sizes[a as usize + 1] = fore.last.len() as u64;
+                fore.cut_last(|p| prunes.iter().any(|prune| prune.keeps(true, a + 1, p)));
             }
         }
         self.keep(&fore, None);
@@ -903,6 +898,8 @@ fn first_levels<'a, W: Word>(
             Side::new(jumps, &[t], false, g, Some(prune))
         })
         .collect();
+    // The sides whose next level was refused.
+    let mut refused = vec![false; sides.len()];
     loop {
         let mut grew = false;
         for i in 0..sides.len() {
@@ -912,13 +909,15 @@ fn first_levels<'a, W: Word>(
                 .map(|s| s.sizes.iter().sum::<u64>() as f64)
                 .sum();
             let side = &mut sides[i];
-            if side.last.is_empty() || count + next_size(&side.sizes) > most {
+            if refused[i] || side.last.is_empty() || count + next_size(&side.sizes) > most {
                 continue;
             }
             let beside = held - side.bytes();
             let nothing = |_: &[W]| None;
-            // A refused level leaves the side's map as it was, and nothing to grow from.
-            grew |= side.grow(jumps, beside, budget, true, &nothing).is_ok();
+            // A refused level leaves the side as it was.
+            let grown = side.grow(jumps, beside, budget, true, &nothing).is_ok();
+            refused[i] = !grown;
+            grew |= grown;
         }
         if !grew {
             return sides;
@@ -1004,19 +1003,15 @@ mod tests {
         batch.sort_unstable_by_key(|&p| mix(p));
         batch.dedup();
         let (first, second) = batch.split_at(20_000);
-        let parted = |list: &[u64], bits| {
-            let keys: Vec<u64> = list.iter().map(|&p| mix(p)).collect();
-            by_part(&keys, bits)
-        };
         // The second level is merged in between the keys of the first, and
         // the partitions split as the map grows: one, then two, then four.
         let one: Vec<u64> = first.iter().step_by(2).copied().collect();
-        map.insert(&parted(&one, map.bits()), 3);
+        map.insert(&one, 3);
         assert_eq!(map.bits(), 0);
         let two: Vec<u64> = first.iter().skip(1).step_by(2).copied().collect();
-        map.insert(&parted(&two, map.bits()), 4);
+        map.insert(&two, 4);
         assert_eq!(map.bits(), 1);
-        map.insert(&parted(second, map.bits()), 5);
+        map.insert(second, 5);
         assert_eq!(map.bits(), 2);
         assert_eq!(map.len(), batch.len());
         for (list, level) in [(&one, 3), (&two, 4), (&second.to_vec(), 5)] {
@@ -1042,8 +1037,46 @@ mod tests {
             assert_eq!(kept, expected, "partition {p}");
         }
         assert!(map.bytes() >= LevelMap::<u64>::bytes_for(batch.len()));
-        map.insert(&by_part(&[], map.bits()), 6);
+        map.insert(&[], 6);
         assert_eq!(map.len(), batch.len());
+    }
+
+    /// A sorted level's index finds exactly its positions, at every size from
+    /// none to many buckets, and the walk that drops held keys keeps exactly
+    /// the others, whether it walks or gallops.
+    #[test]
+    fn a_sorted_level_finds_what_it_holds_and_drops_it_from_keys() {
+        use super::store::{SortedIndex, retain_absent_in};
+        let none: [u64; 0] = [];
+        assert!(!SortedIndex::new(&none).holds(&none, 3));
+        for len in [0usize, 1, 2, 15, 16, 17, 1000, 40_000] {
+            let mut level: Vec<u64> = (0..len as u64).map(|i| i * 7919 + 3).collect();
+            level.push(u64::MAX);
+            level.sort_unstable_by_key(|&p| mix(p));
+            level.dedup();
+            let index = SortedIndex::new(&level);
+            assert!(level.iter().all(|&p| index.holds(&level, p)), "{len}");
+            assert!(
+                (0..len as u64).all(|i| !index.holds(&level, i * 7919 + 4)),
+                "{len}"
+            );
+            // Keys of every held one, of every other one and of absent ones.
+            for (step, more) in [(1, 0u64), (2, 10), (50, 3)] {
+                let absent = (0..more + len as u64 / 10).map(|i| i * 7919 + 5);
+                let mut keys: Vec<u64> = level
+                    .iter()
+                    .step_by(step)
+                    .copied()
+                    .chain(absent.clone())
+                    .map(mix)
+                    .collect();
+                keys.sort_unstable();
+                retain_absent_in(level.len(), |at| mix(level[at]), &mut keys);
+                let mut expected: Vec<u64> = absent.map(mix).collect();
+                expected.sort_unstable();
+                assert_eq!(keys, expected, "{len} {step}");
+            }
+        }
     }
 
     #[test]
@@ -1378,6 +1411,53 @@ mod tests {
                 ..
             })
         ));
+        // Refused, the side is as it was: its last level still found at its
+        // depth, and grown again with room, the same level as the roomy one's.
+        let before = side();
+        assert_eq!(starved.sizes, before.sizes);
+        assert_eq!(starved.last, before.last);
+        assert!(starved.last.iter().all(|&p| starved.level(p) == Some(4)));
+        let again = starved.grow(&jumps, 0, u64::MAX, false, &meets).unwrap();
+        assert_eq!((again, starved.sizes[5]), (met, count));
+    }
+
+    /// The last level is looked up where it is held, the levels before it in
+    /// the map; a position of no level is found in neither, and a cut level
+    /// keeps its cut positions known at their level.
+    #[test]
+    fn every_level_is_found_at_its_depth_once_grown() {
+        let entry = crate::catalogue::find("english33").unwrap();
+        let program = crate::Puzzle::parse(entry.text, "english33")
+            .unwrap()
+            .compile()
+            .unwrap();
+        let jumps = Jumps::new(&program).unwrap();
+        let start = program.puzzle().start.as_ref().unwrap().to_u64().unwrap();
+        let group = Symmetries::of(&program, &[start], &Limits::default()).unwrap();
+        let mut side = Side::new(&jumps, &[start], true, &group, None);
+        let mut levels = vec![side.last.clone()];
+        for _ in 0..5 {
+            side.grow(&jumps, 0, u64::MAX, true, &|_| None).unwrap();
+            levels.push(side.last.clone());
+            for (depth, level) in levels.iter().enumerate() {
+                for &p in level.iter().step_by(7) {
+                    assert_eq!(side.level(p), Some(depth as u32), "{p:#x}");
+                    // Any image of a position is found at its level.
+                    assert_eq!(side.level(group.apply(3, p)), Some(depth as u32));
+                }
+            }
+        }
+        // A full board and the start's complement are no level's.
+        assert_eq!(side.level((1 << program.cells()) - 1), None);
+        assert_eq!(side.level(!start & ((1 << program.cells()) - 1)), None);
+        // Half the last level cut: the kept half is the last level, the cut
+        // half still known at depth 5.
+        let last = side.last.clone();
+        side.cut_last(|p| p.count_ones() % 2 == 0 || p % 2 == 0);
+        assert!(side.last.len() < last.len() && side.sizes[5] == side.last.len() as u64);
+        assert!(last.iter().all(|&p| side.level(p) == Some(5)));
+        side.grow(&jumps, 0, u64::MAX, true, &|_| None).unwrap();
+        assert!(last.iter().all(|&p| side.level(p) == Some(5)));
     }
 
     #[test]

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use super::Meeting;
 use super::jumps::{Images, Jumps};
-use super::store::{LevelMap, by_part, mix, unmix};
+use super::store::{LevelMap, SortedIndex, mix, part_bounds, retain_absent_in, unmix};
 use super::{CHUNK, SUCCESSORS_PER_PARENT};
 use crate::engines::merson::Regions;
 use crate::engines::pagoda::Pagodas;
@@ -16,11 +16,15 @@ use crate::symmetry::Symmetries;
 use crate::word::Word;
 
 /// One direction's levels (forward from the start, or backward from one
-/// target): each position's level, and the last level, up to the side's
-/// own symmetries.
+/// target), up to the side's own symmetries: each position's level, the
+/// last level held once, in `last` (sorted by mix and indexed), and the
+/// levels before it in the level map.
 pub(super) struct Side<'a, W: Word> {
-    pub(super) level_of: LevelMap<W>,
+    level_of: LevelMap<W>,
+    /// The last level, sorted by mix (or, once the side is closed, its last part).
     pub(super) last: Vec<W>,
+    /// The index of `last` while it is a whole level.
+    last_index: SortedIndex,
     pub(super) sizes: Vec<u64>,
     pub(super) forward: bool,
     pub(super) group: &'a Symmetries<W>,
@@ -32,8 +36,9 @@ pub(super) struct Side<'a, W: Word> {
     pub(super) pagodas: Option<Pagodas<W>>,
     /// The fewest positions of a level that the pagoda functions learn from.
     pub(super) learning_level: usize,
-    /// Whether the last level is in the level map, so that the side can grow.
-    pub(super) open: bool,
+    /// Whether `last` is a whole level, looked up by [`Side::level`], so that
+    /// the side can grow; a level that is not kept closes it.
+    open: bool,
     /// Parents expanded at a time while a level grows ([`CHUNK`]).
     pub(super) chunk: usize,
     /// Whether the last level was too large to hold and was checked in
@@ -268,12 +273,11 @@ impl<'a, W: Word> Side<'a, W> {
         let mut keys: Vec<W> = sources.iter().map(|&s| mix(group.least(s))).collect();
         keys.sort_unstable();
         keys.dedup();
-        let mut level_of = LevelMap::new();
         let sources: Vec<W> = keys.iter().map(|&k| unmix(k)).collect();
-        level_of.insert(&by_part(&keys, level_of.bits()), 0);
         Side {
-            level_of,
+            level_of: LevelMap::new(),
             sizes: vec![sources.len() as u64],
+            last_index: SortedIndex::new(&sources),
             last: sources,
             forward,
             group,
@@ -289,7 +293,28 @@ impl<'a, W: Word> Side<'a, W> {
 
     /// The level of a position (any image of it), if it has one yet.
     pub(super) fn level(&self, position: W) -> Option<u32> {
-        self.level_of.get(self.group.least(position))
+        let least = self.group.least(position);
+        self.level_of.get(least).or_else(|| {
+            (self.open && self.last_index.holds(&self.last, least)).then(|| self.depth())
+        })
+    }
+
+    /// Keeps of the last level only the positions `keeps` keeps; the others
+    /// stay known at their level, in the level map, so that they are not
+    /// found again.
+    pub(super) fn cut_last(&mut self, keeps: impl Fn(W) -> bool + Sync) {
+        debug_assert!(self.open, "only a whole level is cut");
+        let level = std::mem::take(&mut self.last);
+        let keep: Vec<bool> = level.par_iter().map(|&p| keeps(p)).collect();
+        let (mut kept, mut cut) = (Vec::new(), Vec::new());
+        for (p, keep) in level.into_iter().zip(keep) {
+            if keep { kept.push(p) } else { cut.push(p) }
+        }
+        let depth = self.depth();
+        self.level_of.insert(&cut, depth as u8);
+        self.sizes[depth as usize] = kept.len() as u64;
+        self.last_index = SortedIndex::new(&kept);
+        self.last = kept;
     }
 
     pub(super) fn depth(&self) -> u32 {
@@ -297,9 +322,10 @@ impl<'a, W: Word> Side<'a, W> {
     }
 
     /// The bytes this side holds: its level map (a key and a level a
-    /// position, and the indexes) and its last level.
+    /// position, and the indexes) and its last level with its index.
     pub(super) fn bytes(&self) -> u64 {
-        self.level_of.bytes() + (self.last.capacity() * std::mem::size_of::<W>()) as u64
+        let last = (self.last.capacity() * std::mem::size_of::<W>()) as u64;
+        self.level_of.bytes() + last + self.last_index.bytes()
     }
 
     /// Adds the next level (only the positions the side's bound keeps), on
@@ -307,21 +333,22 @@ impl<'a, W: Word> Side<'a, W> {
     /// (most of them found many times) stay bounded before they are
     /// deduplicated against the earlier levels. The new positions of all the
     /// chunks are deduplicated among themselves at the end (or sooner, when
-    /// they would not fit), and go into the level map at once. Returns the
-    /// meeting `meets` finds among them with the fewest moves (the least
-    /// position among those).
+    /// they would not fit), and become the last level, while the parents go
+    /// into the level map. Returns the meeting `meets` finds among them with
+    /// the fewest moves (the least position among those).
     ///
     /// A level that is not `kept` (the side's last) is counted and checked
-    /// for meetings, but not entered in the level map: no look-up asks for
-    /// it, and the rebuilt solution needs only the levels before a meeting.
-    /// The side grows no further. When its new positions would not fit, those
+    /// for meetings, but not looked up: no look-up asks for it, and the
+    /// rebuilt solution needs only the levels before a meeting. The side
+    /// grows no further. When its new positions would not fit, those
     /// found so far are checked for meetings and let go, and the level goes on
     /// in parts: it is then `in_parts`, its count is the sum of its parts'
     /// (a position found in two parts counts in each, so the level has at
     /// most that many), and `last` holds only its last part.
     ///
     /// Refused when what is held beside `other_bytes` would pass
-    /// `max_memory`, before a chunk is expanded.
+    /// `max_memory`, before a chunk is expanded; a refused level leaves the
+    /// side as it was.
     pub(super) fn grow(
         &mut self,
         jumps: &Jumps<W>,
@@ -335,9 +362,28 @@ impl<'a, W: Word> Side<'a, W> {
                 "a side of the move levels grew past its last level".into(),
             ));
         }
+        let mut last = std::mem::take(&mut self.last);
+        let grown = self.grow_from(&mut last, jumps, other_bytes, max_memory, kept, meets);
+        if grown.is_err() {
+            self.last = last;
+        }
+        grown
+    }
+
+    /// [`Side::grow`] from the parents `last`, taken out of the side: on
+    /// success they are in the level map and `last` is empty; refused, the
+    /// side and `last` are as they were.
+    fn grow_from(
+        &mut self,
+        last: &mut Vec<W>,
+        jumps: &Jumps<W>,
+        other_bytes: u64,
+        max_memory: u64,
+        kept: bool,
+        meets: &(dyn Fn(&[W]) -> Option<Meeting<W>> + Sync),
+    ) -> Result<Option<Meeting<W>>> {
         let (group, images) = (self.group, &self.images);
         let depth = self.depth() + 1;
-        let last = std::mem::take(&mut self.last);
         // The buckets are the level map's partitions.
         let mut next = Fresh::new(self.level_of.bits());
         // What is held beside `extra` bytes more must fit.
@@ -363,6 +409,8 @@ impl<'a, W: Word> Side<'a, W> {
         let held =
             |next: &Fresh<W>| other_bytes + self.bytes() + last.len() as u64 * size + next.bytes();
         let (forward, prune) = (self.forward, self.prune.clone());
+        // Where each of the map's partitions begins among the parents.
+        let parents_by_part = part_bounds(last, next.bits);
         for chunk in last.chunks(self.chunk) {
             // The successors, and those of the tasks running, again while they are split.
             let running = (rayon::current_num_threads() * PART).min(chunk.len());
@@ -433,6 +481,8 @@ impl<'a, W: Word> Side<'a, W> {
                     keys.sort_unstable();
                     keys.dedup();
                     known.retain_absent(&mut keys);
+                    let parents = &last[parents_by_part[b]..parents_by_part[b + 1]];
+                    retain_absent_in(parents.len(), |at| mix(parents[at]), &mut keys);
                     if let Some(pagodas) = &pagodas {
                         keys.retain(|&k| pagodas.keeps(unmix(k)));
                     }
@@ -466,19 +516,29 @@ impl<'a, W: Word> Side<'a, W> {
             }
         }
         // The positions are copied out of their buckets, which are freed only
-        // as they are read.
-        let copy = |next: &Fresh<W>| next.len() as u64 * size;
-        if kept {
-            let map = LevelMap::<W>::bytes_for(next.len());
-            fits(held(&next), map + copy(&next))?;
-            self.level_of.insert(&next.buckets, level);
-        } else {
+        // as they are read, and indexed if kept; the parents go into the
+        // level map first, and are freed once in.
+        let copy = |next: &Fresh<W>| {
+            let index = if kept { next.len() as u64 / 2 } else { 0 };
+            next.len() as u64 * size + index
+        };
+        if !kept {
             let check = |next: &Fresh<W>| fits(held(next), copy(next));
             make_room(&mut next, kept, &mut parts_so_far, meets, max_memory, check)?;
-            self.open = false;
         }
+        let map = LevelMap::<W>::bytes_for(last.len());
+        fits(held(&next), map)?;
+        fits(held(&next) - last.len() as u64 * size, map + copy(&next))?;
+        self.level_of.insert(last, level - 1);
+        *last = Vec::new();
+        self.open = kept;
         let mut count = next.len() as u64;
         let next = next.take_positions();
+        self.last_index = if kept {
+            SortedIndex::new(&next)
+        } else {
+            SortedIndex::default()
+        };
         // And so do the buckets and the store's partitions it replaced.
         crate::memory::give_back_past(max_memory / 2);
         let mut met = meets(&next);

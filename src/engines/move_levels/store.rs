@@ -18,7 +18,7 @@ pub(super) fn unmix<W: Word>(key: W) -> W {
 /// The most top bits of a mix that choose its partition: 1,024 partitions.
 const MOST_PART_BITS: u32 = 10;
 
-/// The most held keys per key looked for that [`LevelMap::retain_absent`]
+/// The most held keys per key looked for that [`retain_absent_in`]
 /// walks one by one; past it, it gallops.
 const LINEAR_WALK: usize = 8;
 
@@ -67,8 +67,9 @@ impl<W: Word> Part<W> {
         Some(from + at)
     }
 
-    /// Gives `level` to each of `fresh` (sorted mixes not in the partition
-    /// yet): merged into the keys from the back, then the index made again.
+    /// Gives `level` to each of the positions `fresh` (sorted by mix, not in
+    /// the partition yet): their mixes merged into the keys from the back,
+    /// then the index made again.
     fn merge(&mut self, fresh: &[W], level: u8, part_bits: u32) {
         if fresh.is_empty() {
             return;
@@ -81,15 +82,15 @@ impl<W: Word> Part<W> {
         self.levels.resize(old + more, 0);
         let mut i = old;
         let mut w = old + more;
-        for new in fresh.iter().rev() {
-            while i > 0 && self.keys[i - 1] > *new {
+        for new in fresh.iter().rev().map(|&p| mix(p)) {
+            while i > 0 && self.keys[i - 1] > new {
                 w -= 1;
                 self.keys[w] = self.keys[i - 1];
                 self.levels[w] = self.levels[i - 1];
                 i -= 1;
             }
             w -= 1;
-            self.keys[w] = *new;
+            self.keys[w] = new;
             self.levels[w] = level;
         }
         self.reindex(part_bits);
@@ -149,35 +150,13 @@ impl<W: Word> LevelMap<W> {
     }
 
     /// Keeps of `keys` (sorted mixes, all of one partition) those the map
-    /// does not hold: one walk through both, galloping over the map's keys.
+    /// does not hold.
     pub(super) fn retain_absent(&self, keys: &mut Vec<W>) {
         let Some(&first) = keys.first() else {
             return;
         };
         let held = self.parts[part_of(first, self.bits)].keys.as_slice();
-        let mut at = 0;
-        if held.len() <= keys.len() * LINEAR_WALK {
-            // Few held keys between two looked for: a plain walk, its branch
-            // predictable, beats a gallop's searches.
-            keys.retain(|&key| {
-                while at < held.len() && held[at] < key {
-                    at += 1;
-                }
-                held.get(at) != Some(&key)
-            });
-            return;
-        }
-        keys.retain(|&key| {
-            // The first held key at or past `key`: a gallop, then a binary search.
-            let mut step = 1;
-            while at + step < held.len() && held[at + step] < key {
-                at += step;
-                step *= 2;
-            }
-            let end = (at + step + 1).min(held.len());
-            at += held[at..end].partition_point(|&h| h < key);
-            held.get(at) != Some(&key)
-        });
+        retain_absent_in(held.len(), |at| held[at], keys);
     }
 
     /// The positions held.
@@ -196,18 +175,17 @@ impl<W: Word> LevelMap<W> {
         (more * Self::PER_POSITION) as u64
     }
 
-    /// Gives `level` to each of the positions whose mixes are in `by_part`
-    /// (positions not in the map yet; one sorted list per partition, as
-    /// [`by_part`] splits them), the partitions on rayon's threads; then
-    /// splits the partitions if they have grown past [`PART_SIZE`].
-    pub(super) fn insert(&mut self, by_part: &[Vec<W>], level: u8) {
+    /// Gives `level` to each of `positions` (sorted by mix, none in the map
+    /// yet), the partitions on rayon's threads; then splits the partitions
+    /// if they have grown past [`PART_SIZE`].
+    pub(super) fn insert(&mut self, positions: &[W], level: u8) {
         use rayon::prelude::*;
-        debug_assert_eq!(by_part.len(), self.parts.len());
         let bits = self.bits;
+        let bounds = part_bounds(positions, bits);
         self.parts
             .par_iter_mut()
-            .zip(by_part)
-            .for_each(|(part, fresh)| part.merge(fresh, level, bits));
+            .enumerate()
+            .for_each(|(p, part)| part.merge(&positions[bounds[p]..bounds[p + 1]], level, bits));
         let len: usize = self.parts.iter().map(|p| p.keys.len()).sum();
         let mut want = self.bits;
         while want < MOST_PART_BITS && len >> want > PART_SIZE {
@@ -243,7 +221,101 @@ impl<W: Word> LevelMap<W> {
     }
 }
 
+/// Where each partition of `bits` top bits of the mix begins in `positions`
+/// (sorted by mix), and their end: `1 << bits` ranges.
+pub(super) fn part_bounds<W: Word>(positions: &[W], bits: u32) -> Vec<usize> {
+    let mut bounds: Vec<usize> = (0..1usize << bits)
+        .map(|p| positions.partition_point(|&q| part_of(mix(q), bits) < p))
+        .collect();
+    bounds.push(positions.len());
+    bounds
+}
+
+/// Keeps of `keys` (sorted mixes) those not among the `len` sorted mixes
+/// that `held` gives by index: one walk through both, galloping over the
+/// held ones when they are many.
+pub(super) fn retain_absent_in<W: Word>(len: usize, held: impl Fn(usize) -> W, keys: &mut Vec<W>) {
+    let mut at = 0;
+    if len <= keys.len() * LINEAR_WALK {
+        // Few held keys between two looked for: a plain walk, its branch
+        // predictable, beats a gallop's searches.
+        keys.retain(|&key| {
+            while at < len && held(at) < key {
+                at += 1;
+            }
+            at >= len || held(at) != key
+        });
+        return;
+    }
+    keys.retain(|&key| {
+        // The first held key at or past `key`: a gallop, then a binary search.
+        let mut step = 1;
+        while at + step < len && held(at + step) < key {
+            at += step;
+            step *= 2;
+        }
+        let end = (at + step + 1).min(len);
+        let (mut lo, mut hi) = (at, end);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if held(mid) < key {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        at = lo;
+        at >= len || held(at) != key
+    });
+}
+
+/// A level's positions sorted by mix, with an index of where each range of
+/// the mix's top bits begins (a bucket for about every 16 positions), so
+/// that a look-up searches one bucket as [`LevelMap`]'s do.
+#[derive(Default)]
+pub(super) struct SortedIndex {
+    bits: u32,
+    first: Vec<usize>,
+}
+
+impl SortedIndex {
+    /// The index of `positions` (sorted by mix).
+    pub(super) fn new<W: Word>(positions: &[W]) -> SortedIndex {
+        let len = positions.len();
+        let bits = (usize::BITS - (len / 16).leading_zeros()).min(W::BITS);
+        let mut first = Vec::with_capacity((1 << bits) + 1);
+        let mut at = 0;
+        for bucket in 0..1usize << bits {
+            while at < len && mix(positions[at]).top(bits) < bucket {
+                at += 1;
+            }
+            first.push(at);
+        }
+        first.push(len);
+        SortedIndex { bits, first }
+    }
+
+    /// Whether `positions` (those indexed) hold `position`.
+    #[inline]
+    pub(super) fn holds<W: Word>(&self, positions: &[W], position: W) -> bool {
+        let key = mix(position);
+        let bucket = key.top(self.bits);
+        let Some(range) = self.first.get(bucket..bucket + 2) else {
+            return false;
+        };
+        positions[range[0]..range[1]]
+            .binary_search_by_key(&key, |&p| mix(p))
+            .is_ok()
+    }
+
+    /// The bytes the index takes.
+    pub(super) fn bytes(&self) -> u64 {
+        (self.first.capacity() * std::mem::size_of::<usize>()) as u64
+    }
+}
+
 /// Sorted mixes, split into the partitions of `bits` top bits.
+#[cfg(test)]
 pub(super) fn by_part<W: Word>(sorted: &[W], bits: u32) -> Vec<Vec<W>> {
     let mut out = vec![Vec::new(); 1 << bits];
     for &key in sorted {
