@@ -854,34 +854,53 @@ fn triangle_of_side_11_has_a_22_move_solution_from_hole_4() {
         String::from_utf8_lossy(&out.stdout),
         "holds: 22 legal moves (64 jumps), each a chain of jumps by one piece, reach a target\n"
     );
-    let args = [
+    let sets = ["limits.max-states=2^22", "limits.beam=100000"];
+    solves_and_verifies(board, start, &sets, "1G", (23, false, 16), 64);
+}
+
+/// Solves `board` from `start` (`--set start=...`) with `sets` besides at `max_memory`, as
+/// JSON: the answer's length, whether it is proved fewest, and the bound the levels proved
+/// (`none_within`) are `expected`; `verify` then replays it as `jumps` jumps.
+fn solves_and_verifies(
+    board: &str,
+    start: &str,
+    sets: &[&str],
+    max_memory: &str,
+    expected: (u32, bool, u32),
+    jumps: u32,
+) {
+    let mut args = vec![
         "solve",
         board,
         "--set",
         start,
-        "--set",
-        "limits.max-states=2^22",
-        "--beam",
-        "100000",
         "--max-memory",
-        "1G",
+        max_memory,
         "--json",
     ];
+    for set in sets {
+        args.extend(["--set", set]);
+    }
     let json = pegflip(&args, b"");
-    assert_eq!(json.status.code(), Some(0));
+    assert_eq!(json.status.code(), Some(0), "{start}");
     let answer: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let (length, optimal, none_within) = expected;
     assert_eq!(
         (
             &answer["length"],
             &answer["optimal"],
             &answer["levels"]["none_within"]
         ),
-        (&23.into(), &false.into(), &16.into())
+        (&length.into(), &optimal.into(), &none_within.into()),
+        "{start}"
     );
     let verified = pegflip(&["verify", board, "--set", start, "-"], &json.stdout);
     assert_eq!(
         String::from_utf8_lossy(&verified.stdout),
-        "holds: 23 legal moves (64 jumps), each a chain of jumps by one piece, reach a target\n"
+        format!(
+            "holds: {length} legal moves ({jumps} jumps), each a chain of jumps by one piece, \
+             reach a target\n"
+        )
     );
 }
 
@@ -955,36 +974,8 @@ fn triangle_of_side_9_from_holes_1_and_12_takes_more_than_15_moves() {
 #[test]
 fn triangle_of_side_9_from_hole_7_takes_16_moves() {
     let board = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/boards/triangle9.toml");
-    let start = "start=full but 7";
-    let args = [
-        "solve",
-        board,
-        "--set",
-        start,
-        "--set",
-        "limits.max-states=2^22",
-        "--set",
-        "limits.max-bound=15",
-        "--max-memory",
-        "12G",
-        "--json",
-    ];
-    let json = pegflip(&args, b"");
-    assert_eq!(json.status.code(), Some(0));
-    let answer: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
-    assert_eq!(
-        (
-            &answer["length"],
-            &answer["optimal"],
-            &answer["levels"]["none_within"]
-        ),
-        (&16.into(), &true.into(), &15.into())
-    );
-    let verified = pegflip(&["verify", board, "--set", start, "-"], &json.stdout);
-    assert_eq!(
-        String::from_utf8_lossy(&verified.stdout),
-        "holds: 16 legal moves (43 jumps), each a chain of jumps by one piece, reach a target\n"
-    );
+    let sets = ["limits.max-states=2^22", "limits.max-bound=15"];
+    solves_and_verifies(board, "start=full but 7", &sets, "12G", (16, true, 15), 43);
 }
 
 /// The triangle of side 10 (55 holes) takes at least 18 moves from `vacancy`, Bell's minimum

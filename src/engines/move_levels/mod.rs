@@ -991,6 +991,18 @@ mod tests {
     use super::store::{LevelMap, by_part, mix, part_of};
     use super::*;
 
+    /// English solitaire's program, its jumps, and its start.
+    fn english() -> (Program, Jumps<u64>, u64) {
+        let entry = crate::catalogue::find("english33").unwrap();
+        let program = crate::Puzzle::parse(entry.text, "english33")
+            .unwrap()
+            .compile()
+            .unwrap();
+        let jumps = Jumps::new(&program).unwrap();
+        let start = program.puzzle().start.as_ref().unwrap().to_u64().unwrap();
+        (program, jumps, start)
+    }
+
     #[test]
     fn a_level_map_finds_what_it_was_given() {
         let mut map: LevelMap<u64> = LevelMap::new();
@@ -1203,13 +1215,7 @@ mod tests {
     /// image of the level's positions counted one end at a time, ahead and behind.
     #[test]
     fn the_bound_toward_a_level_is_the_bound_toward_each_of_its_positions() {
-        let entry = crate::catalogue::find("english33").unwrap();
-        let program = crate::Puzzle::parse(entry.text, "english33")
-            .unwrap()
-            .compile()
-            .unwrap();
-        let jumps: Jumps<u64> = Jumps::new(&program).unwrap();
-        let start = program.puzzle().start.as_ref().unwrap().to_u64().unwrap();
+        let (program, jumps, start) = english();
         let centre = !start & ((1u64 << program.cells()) - 1);
         let limits = Limits::default();
         let group = Symmetries::of(&program, &[start], &limits).unwrap();
@@ -1267,13 +1273,7 @@ mod tests {
 
     #[test]
     fn pagoda_functions_cut_only_positions_that_cannot_reach_the_target() {
-        let entry = crate::catalogue::find("english33").unwrap();
-        let program = crate::Puzzle::parse(entry.text, "english33")
-            .unwrap()
-            .compile()
-            .unwrap();
-        let jumps = Jumps::new(&program).unwrap();
-        let start = program.puzzle().start.as_ref().unwrap().to_u64().unwrap();
+        let (program, jumps, start) = english();
         let centre = !start & ((1u64 << program.cells()) - 1);
         let group = Symmetries::of(&program, &[start], &Limits::default()).unwrap();
         let mut plain = Side::new(&jumps, &[start], true, &group, None);
@@ -1426,13 +1426,7 @@ mod tests {
     /// keeps its cut positions known at their level.
     #[test]
     fn every_level_is_found_at_its_depth_once_grown() {
-        let entry = crate::catalogue::find("english33").unwrap();
-        let program = crate::Puzzle::parse(entry.text, "english33")
-            .unwrap()
-            .compile()
-            .unwrap();
-        let jumps = Jumps::new(&program).unwrap();
-        let start = program.puzzle().start.as_ref().unwrap().to_u64().unwrap();
+        let (program, jumps, start) = english();
         let group = Symmetries::of(&program, &[start], &Limits::default()).unwrap();
         let mut side = Side::new(&jumps, &[start], true, &group, None);
         let mut levels = vec![side.last.clone()];
