@@ -969,8 +969,8 @@ fn triangle_of_side_9_from_holes_1_and_12_takes_more_than_15_moves() {
 
 /// Hole 7 of side 9 takes 16 moves, Bell's minimum for the board, proved and solved by one
 /// run: the default bounds show that no solution has 15 moves or fewer, and the levels grown
-/// one past the bound meet a target at 16 (about 90 s and 2.3 GB; holes 2 and 4 likewise,
-/// docs/moves.md). The solution printed is replayed by `verify`.
+/// one past the bound meet a target at 16 (about 90 s and 2.3 GB; holes 2, 4 and 11
+/// likewise, docs/moves.md). The solution printed is replayed by `verify`.
 #[test]
 fn triangle_of_side_9_from_hole_7_takes_16_moves() {
     let board = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/boards/triangle9.toml");
