@@ -914,7 +914,7 @@ fn first_levels<'a, W: Word>(
             }
             let beside = held - side.bytes();
             let nothing = |_: &[W]| None;
-            // A refused level leaves the side as it was.
+            // A refused level leaves the side's levels as they were.
             let grown = side.grow(jumps, beside, budget, true, &nothing).is_ok();
             refused[i] = !grown;
             grew |= grown;
@@ -1411,8 +1411,9 @@ mod tests {
                 ..
             })
         ));
-        // Refused, the side is as it was: its last level still found at its
-        // depth, and grown again with room, the same level as the roomy one's.
+        // Refused, the side's levels are as they were: its last level still
+        // found at its depth, and grown again with room, the same level as the
+        // roomy one's.
         let before = side();
         assert_eq!(starved.sizes, before.sizes);
         assert_eq!(starved.last, before.last);

@@ -348,7 +348,7 @@ impl<'a, W: Word> Side<'a, W> {
     ///
     /// Refused when what is held beside `other_bytes` would pass
     /// `max_memory`, before a chunk is expanded; a refused level leaves the
-    /// side as it was.
+    /// side's levels as they were (the pagoda functions it learnt are let go).
     pub(super) fn grow(
         &mut self,
         jumps: &Jumps<W>,
@@ -372,7 +372,7 @@ impl<'a, W: Word> Side<'a, W> {
 
     /// [`Side::grow`] from the parents `last`, taken out of the side: on
     /// success they are in the level map and `last` is empty; refused, the
-    /// side and `last` are as they were.
+    /// levels and `last` are as they were.
     fn grow_from(
         &mut self,
         last: &mut Vec<W>,
