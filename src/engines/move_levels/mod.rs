@@ -1308,6 +1308,10 @@ mod tests {
             "{} cut off",
             gone.len()
         );
+        // A level refused for memory keeps the functions learnt, proved either way.
+        let learnt = cut.pagodas.as_ref().unwrap().found();
+        assert!(cut.grow(&jumps, 0, cut.bytes(), true, &|_| None).is_err());
+        assert_eq!(cut.pagodas.as_ref().map(Pagodas::found), Some(learnt));
         // Each position cut off (a sample) is shown dead by the jump search.
         for &p in gone.iter().take(40) {
             let found = crate::engines::dfs::dfs(&program, p, &[centre], &Limits::default());

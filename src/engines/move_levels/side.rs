@@ -348,7 +348,7 @@ impl<'a, W: Word> Side<'a, W> {
     ///
     /// Refused when what is held beside `other_bytes` would pass
     /// `max_memory`, before a chunk is expanded; a refused level leaves the
-    /// side's levels as they were (the pagoda functions it learnt are let go).
+    /// side's levels as they were (and keeps the pagoda functions it learnt).
     pub(super) fn grow(
         &mut self,
         jumps: &Jumps<W>,
@@ -363,19 +363,34 @@ impl<'a, W: Word> Side<'a, W> {
             ));
         }
         let mut last = std::mem::take(&mut self.last);
-        let grown = self.grow_from(&mut last, jumps, other_bytes, max_memory, kept, meets);
+        let mut pagodas = self.pagodas.take();
+        let grown = self.grow_from(
+            &mut last,
+            &mut pagodas,
+            jumps,
+            other_bytes,
+            max_memory,
+            kept,
+            meets,
+        );
         if grown.is_err() {
             self.last = last;
         }
+        // Proved whether or not the level was refused, the pagoda functions
+        // learnt stay.
+        self.pagodas = pagodas;
         grown
     }
 
-    /// [`Side::grow`] from the parents `last`, taken out of the side: on
-    /// success they are in the level map and `last` is empty; refused, the
-    /// levels and `last` are as they were.
+    /// [`Side::grow`] from the parents `last` and with the pagoda functions
+    /// `pagodas`, both taken out of the side: on success the parents are in
+    /// the level map and `last` is empty; refused, the levels and `last` are
+    /// as they were.
+    #[allow(clippy::too_many_arguments)]
     fn grow_from(
         &mut self,
         last: &mut Vec<W>,
+        pagodas: &mut Option<Pagodas<W>>,
         jumps: &Jumps<W>,
         other_bytes: u64,
         max_memory: u64,
@@ -402,7 +417,6 @@ impl<'a, W: Word> Side<'a, W> {
         };
         let level = u8::try_from(depth)
             .map_err(|_| Error::Internal(format!("a move level past 255: {depth}")))?;
-        let mut pagodas = self.pagodas.take();
         // What is held: the level map, the parents, and the new positions so far.
         let size = std::mem::size_of::<W>() as u64;
         let mut parts_so_far: Parts<W> = None;
@@ -483,7 +497,7 @@ impl<'a, W: Word> Side<'a, W> {
                     known.retain_absent(&mut keys);
                     let parents = &last[parents_by_part[b]..parents_by_part[b + 1]];
                     retain_absent_in(parents.len(), |at| mix(parents[at]), &mut keys);
-                    if let Some(pagodas) = &pagodas {
+                    if let Some(pagodas) = pagodas.as_ref() {
                         keys.retain(|&k| pagodas.keeps(unmix(k)));
                     }
                     keys
@@ -549,7 +563,6 @@ impl<'a, W: Word> Side<'a, W> {
         }
         self.sizes.push(count);
         self.last = next;
-        self.pagodas = pagodas;
         Ok(met)
     }
 }
