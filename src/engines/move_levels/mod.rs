@@ -1125,6 +1125,21 @@ mod tests {
         fresh.extend(vec![vec![16]]);
         assert!(fresh.settle(fit(16)).is_err());
         assert_eq!(fresh.len(), 17);
+        // Runs of keys with room to spare (as deduplicated chunks leave them):
+        // the buckets' capacity stays within a quarter of what they hold.
+        let mut fresh = Fresh::new(2);
+        for run in 0..200u64 {
+            let by_bucket = (0..4u64)
+                .map(|b| {
+                    let mut keys = Vec::with_capacity(64);
+                    keys.extend((0..=run % 7).map(|k| b << 62 | run << 8 | k));
+                    keys
+                })
+                .collect();
+            fresh.extend(by_bucket);
+            let len = fresh.len() as u64;
+            assert!(fresh.bytes() <= (len + len / 4 + 4) * 8, "{run}");
+        }
     }
 
     /// Every position's fewest moves to one of `ends` (forward: played
@@ -1424,6 +1439,42 @@ mod tests {
         assert!(starved.last.iter().all(|&p| starved.level(p) == Some(4)));
         let again = starved.grow(&jumps, 0, u64::MAX, false, &meets).unwrap();
         assert_eq!((again, starved.sizes[5]), (met, count));
+
+        // A level kept, its parents in one chunk: with too little room for the
+        // chunk's successors, it is grown in halves, the same level; with
+        // too little for any, refused as it was.
+        let mut whole = side();
+        whole.grow(&jumps, 0, u64::MAX, true, &|_| None).unwrap();
+        let successors: u64 = {
+            let mut n = 0;
+            for &p in &side().last {
+                jumps.successors(p, true, &mut |_| n += 1);
+            }
+            n
+        };
+        let (mut halved, mut refused) = (0, 0);
+        for room in (1..=256u64).map(|r| r << 14) {
+            let mut tight = side();
+            tight.chunk = tight.last.len();
+            let max_memory = tight.bytes() + parents as u64 * 8 + room;
+            match tight.grow(&jumps, 0, max_memory, true, &|_| None) {
+                Ok(_) => {
+                    assert_eq!((&tight.sizes, &tight.last), (&whole.sizes, &whole.last));
+                    // The room a whole chunk had for its successors (an eighth
+                    // of what was left, at 8 bytes each) was too little.
+                    let left = room + parents as u64 * 8;
+                    halved += u64::from(left / 64 < successors);
+                }
+                Err(Error::Limit {
+                    name: "max-memory", ..
+                }) => {
+                    assert_eq!(tight.sizes, before.sizes);
+                    refused += 1;
+                }
+                Err(e) => panic!("{e}"),
+            }
+        }
+        assert!(halved > 0 && refused > 0, "{halved} {refused}");
     }
 
     /// The last level is looked up where it is held, the levels before it in

@@ -81,12 +81,20 @@ impl<W: Word> Fresh<W> {
             .sum()
     }
 
-    /// Adds the mixes of a chunk's new positions, bucket by bucket.
+    /// Adds the mixes of a chunk's new positions, bucket by bucket. What a
+    /// bucket holds is counted by its capacity, so it runs at most a quarter
+    /// ahead of its length: a bucket grows by a quarter at a time, not twice,
+    /// and takes no more room than its first keys need.
     pub(super) fn extend(&mut self, by_bucket: Vec<Vec<W>>) {
         for (bucket, mut keys) in self.buckets.iter_mut().zip(by_bucket) {
             if bucket.is_empty() {
+                keys.shrink_to_fit();
                 *bucket = keys;
             } else {
+                let len = bucket.len() + keys.len();
+                if len > bucket.capacity() {
+                    bucket.reserve_exact(len + len / 4 - bucket.len());
+                }
                 bucket.append(&mut keys);
             }
         }
@@ -112,12 +120,20 @@ impl<W: Word> Fresh<W> {
         let Err(e) = check(self) else {
             return Ok(());
         };
-        let len = self.len();
-        if len - self.settled < self.settled / 8 {
+        if !self.tidy() {
             return Err(e);
         }
-        self.dedup();
         check(self)
+    }
+
+    /// Deduplicates the buckets if they have grown by an eighth since they
+    /// last were; whether they were.
+    pub(super) fn tidy(&mut self) -> bool {
+        let grown = self.len() - self.settled >= self.settled / 8;
+        if grown {
+            self.dedup();
+        }
+        grown
     }
 
     /// Up to `most` positions, spread evenly over the buckets.
@@ -346,9 +362,12 @@ impl<'a, W: Word> Side<'a, W> {
     /// (a position found in two parts counts in each, so the level has at
     /// most that many), and `last` holds only its last part.
     ///
-    /// Refused when what is held beside `other_bytes` would pass
-    /// `max_memory`, before a chunk is expanded; a refused level leaves the
-    /// side's levels as they were (and keeps the pagoda functions it learnt).
+    /// A chunk of parents whose successors would not fit is expanded in
+    /// halves. Refused when what is held beside `other_bytes` would pass
+    /// `max_memory` even so (before a chunk of a task's parents is expanded,
+    /// or when one parent's successors do not fit); a refused level leaves
+    /// the side's levels as they were (and keeps the pagoda functions it
+    /// learnt).
     pub(super) fn grow(
         &mut self,
         jumps: &Jumps<W>,
@@ -425,26 +444,48 @@ impl<'a, W: Word> Side<'a, W> {
         let (forward, prune) = (self.forward, self.prune.clone());
         // Where each of the map's partitions begins among the parents.
         let parents_by_part = part_bounds(last, next.bits);
-        for chunk in last.chunks(self.chunk) {
+        // The parents' ranges still to expand, the next last.
+        let mut pending: Vec<std::ops::Range<usize>> = (0..last.len())
+            .step_by(self.chunk.max(1))
+            .map(|at| at..(at + self.chunk.max(1)).min(last.len()))
+            .rev()
+            .collect();
+        // A chunk that does not fit is expanded in halves instead.
+        let halve = |pending: &mut Vec<std::ops::Range<usize>>, range: std::ops::Range<usize>| {
+            let half = range.start + range.len() / 2;
+            pending.push(half..range.end);
+            pending.push(range.start..half);
+        };
+        while let Some(range) = pending.pop() {
+            let chunk = &last[range.clone()];
             // The successors, and those of the tasks running, again while they are split.
             let running = (rayon::current_num_threads() * PART).min(chunk.len());
             let successors = (chunk.len() + running) as u64 * SUCCESSORS_PER_PARENT * size;
             let check = |next: &Fresh<W>| fits(held(next), successors);
+            // Down to a task's parents, a smaller chunk before a level in parts.
+            if chunk.len() > PART && next.settle(check).is_err() {
+                halve(&mut pending, range);
+                continue;
+            }
             make_room(&mut next, kept, &mut parts_so_far, meets, max_memory, check)?;
             // Each task's successors, as mixes split into the level's buckets. The
             // bound holds for any image of a position: it is checked before the
             // canonical form is taken. Chains far longer than allowed for can give
-            // a chunk more than fits: a successor is held in its task's vector (up
-            // to twice, as it doubles) and once split, so past a quarter of the
-            // room left the tasks stop adding them; and the positions a parent's
-            // chains go on from (a table of each task's, three entries' room for
-            // one as it grows) stop at what is left. Either way the level is then
-            // refused, since successors were lost.
+            // a chunk more than fits, so what it may take of the room left is
+            // shared out: a successor is held in its task's vector (up to twice,
+            // as it doubles, and the vector it doubled from is freed), once split,
+            // and once among the bucket's new positions, so past an eighth of the
+            // room the tasks stop adding them; and the positions a parent's chains
+            // go on from (a table of each task's, three entries' room for one as
+            // it grows) stop at a quarter. Either way successors were lost: the
+            // chunk is expanded again in halves, once the new positions so far
+            // are deduplicated if that frees room, and a single parent's are
+            // refused.
             let left = max_memory.saturating_sub(held(&next));
-            let room = left / size / 4;
+            let room = left / size / 8;
             let threads = rayon::current_num_threads() as u64;
             let entry = std::mem::size_of::<(W, u32)>() as u64 * 3;
-            let most = (left / threads / entry).max(1 << 12) as usize;
+            let most = (left / 4 / threads / entry).max(1 << 12) as usize;
             let added = AtomicU64::new(0);
             let lost = AtomicBool::new(false);
             let parts: Vec<Split<W>> = chunk
@@ -468,8 +509,15 @@ impl<'a, W: Word> Side<'a, W> {
                 })
                 .collect();
             if lost.into_inner() {
+                if chunk.len() > 1 {
+                    drop(parts);
+                    crate::memory::give_back_past(max_memory / 2);
+                    next.tidy();
+                    halve(&mut pending, range);
+                    continue;
+                }
                 let tables = (most as u64 + 1) * entry * threads;
-                let successors = added.into_inner() * size * 4;
+                let successors = added.into_inner() * size * 8;
                 return Err(crate::limits::Limits::exceeded_bound(
                     "max-memory",
                     "the memory of the move levels searched so far, and the successors of the \
