@@ -165,14 +165,14 @@ fn the_moves_metric_is_refused_where_it_does_not_apply() {
         (
             &[
                 "solve",
-                "english33",
-                "--metric",
-                "moves",
+                concat!(env!("CARGO_MANIFEST_DIR"), "/docs/boards/triangle9.toml"),
+                "--set",
+                "start=full but 1",
                 "--max-memory",
-                "40M",
+                "64M",
             ][..],
-            "past the limit max-memory = 41943040; raise --max-memory if the machine has room \
-             (searched so far: ",
+            "past the limit max-memory = 67108864; raise --max-memory if the machine has room \
+             (searched so far: no solution has 14 moves or fewer)",
         ),
     ] {
         let out = pegflip(args, b"");

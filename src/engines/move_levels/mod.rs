@@ -1439,36 +1439,47 @@ mod tests {
         assert!(starved.last.iter().all(|&p| starved.level(p) == Some(4)));
         let again = starved.grow(&jumps, 0, u64::MAX, false, &meets).unwrap();
         assert_eq!((again, starved.sizes[5]), (met, count));
+    }
 
-        // A level kept, its parents in one chunk: with too little room for the
-        // chunk's successors, it is grown in halves, the same level; with
-        // too little for any, refused as it was.
+    /// A level whose parents, in one chunk, leave too little room for the
+    /// successors the chunk is allowed is grown in halves: the same level;
+    /// with too little room even for a task's parents, refused as it was.
+    #[test]
+    fn a_chunk_that_does_not_fit_is_expanded_in_halves() {
+        let (program, jumps, start) = english();
+        let group = Symmetries::of(&program, &[start], &Limits::default()).unwrap();
+        let side = || {
+            let mut side = Side::new(&jumps, &[start], true, &group, None);
+            while side.last.len() <= 4 * side::PART {
+                side.grow(&jumps, 0, u64::MAX, true, &|_| None).unwrap();
+            }
+            side
+        };
+        let before = side();
+        let parents = before.last.len() as u64;
         let mut whole = side();
         whole.grow(&jumps, 0, u64::MAX, true, &|_| None).unwrap();
-        let successors: u64 = {
-            let mut n = 0;
-            for &p in &side().last {
-                jumps.successors(p, true, &mut |_| n += 1);
-            }
-            n
-        };
+        // What a chunk of all the parents is allowed for its successors.
+        let running = (rayon::current_num_threads() * side::PART) as u64;
+        let allowed = (parents + running.min(parents)) * SUCCESSORS_PER_PARENT * 8;
         let (mut halved, mut refused) = (0, 0);
-        for room in (1..=256u64).map(|r| r << 14) {
+        for share in 1..=32u64 {
             let mut tight = side();
             tight.chunk = tight.last.len();
-            let max_memory = tight.bytes() + parents as u64 * 8 + room;
+            // The levels, the parents (held twice while the last is entered),
+            // the new level and its index, and a share of what the chunk is allowed.
+            let held = tight.bytes() + 2 * parents * 8;
+            let max_memory = held + whole.sizes.last().unwrap() * 12 + allowed * share / 32;
             match tight.grow(&jumps, 0, max_memory, true, &|_| None) {
                 Ok(_) => {
                     assert_eq!((&tight.sizes, &tight.last), (&whole.sizes, &whole.last));
-                    // The room a whole chunk had for its successors (an eighth
-                    // of what was left, at 8 bytes each) was too little.
-                    let left = room + parents as u64 * 8;
-                    halved += u64::from(left / 64 < successors);
+                    // The whole chunk was not allowed its successors.
+                    halved += u64::from(allowed > max_memory - before.bytes());
                 }
                 Err(Error::Limit {
                     name: "max-memory", ..
                 }) => {
-                    assert_eq!(tight.sizes, before.sizes);
+                    assert_eq!((&tight.sizes, &tight.last), (&before.sizes, &before.last));
                     refused += 1;
                 }
                 Err(e) => panic!("{e}"),

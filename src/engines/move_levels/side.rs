@@ -128,7 +128,7 @@ impl<W: Word> Fresh<W> {
 
     /// Deduplicates the buckets if they have grown by an eighth since they
     /// last were; whether they were.
-    pub(super) fn tidy(&mut self) -> bool {
+    fn tidy(&mut self) -> bool {
         let grown = self.len() - self.settled >= self.settled / 8;
         if grown {
             self.dedup();
@@ -249,7 +249,7 @@ const LEARNING_LEVEL: usize = 1 << 10;
 const ADDED: usize = 1 << 12;
 
 /// Parents expanded by one task while a chunk grows.
-const PART: usize = 1 << 12;
+pub(super) const PART: usize = 1 << 12;
 
 /// Which positions a bounded search keeps: those whose moves so far and the
 /// lower bound on the moves still needed (the regions', or the peg types'
@@ -362,12 +362,12 @@ impl<'a, W: Word> Side<'a, W> {
     /// (a position found in two parts counts in each, so the level has at
     /// most that many), and `last` holds only its last part.
     ///
-    /// A chunk of parents whose successors would not fit is expanded in
-    /// halves. Refused when what is held beside `other_bytes` would pass
-    /// `max_memory` even so (before a chunk of a task's parents is expanded,
-    /// or when one parent's successors do not fit); a refused level leaves
-    /// the side's levels as they were (and keeps the pagoda functions it
-    /// learnt).
+    /// A chunk of parents for whose successors there is not room is expanded
+    /// in halves. Refused when what is held beside `other_bytes` would pass
+    /// `max_memory` even so (before a chunk of a task's parents is expanded),
+    /// or when a chunk's successors pass the room they were allowed; a
+    /// refused level leaves the side's levels as they were (and keeps the
+    /// pagoda functions it learnt).
     pub(super) fn grow(
         &mut self,
         jumps: &Jumps<W>,
@@ -439,8 +439,12 @@ impl<'a, W: Word> Side<'a, W> {
         // What is held: the level map, the parents, and the new positions so far.
         let size = std::mem::size_of::<W>() as u64;
         let mut parts_so_far: Parts<W> = None;
-        let held =
-            |next: &Fresh<W>| other_bytes + self.bytes() + last.len() as u64 * size + next.bytes();
+        // Where the process's allocator counts the heap, that count covers
+        // what this one leaves out (the bounds' tables, the other engines').
+        let held = |next: &Fresh<W>| {
+            let counted = other_bytes + self.bytes() + last.len() as u64 * size + next.bytes();
+            counted.max(crate::memory::held().unwrap_or(0))
+        };
         let (forward, prune) = (self.forward, self.prune.clone());
         // Where each of the map's partitions begins among the parents.
         let parents_by_part = part_bounds(last, next.bits);
@@ -471,21 +475,19 @@ impl<'a, W: Word> Side<'a, W> {
             // Each task's successors, as mixes split into the level's buckets. The
             // bound holds for any image of a position: it is checked before the
             // canonical form is taken. Chains far longer than allowed for can give
-            // a chunk more than fits, so what it may take of the room left is
-            // shared out: a successor is held in its task's vector (up to twice,
-            // as it doubles, and the vector it doubled from is freed), once split,
-            // and once among the bucket's new positions, so past an eighth of the
-            // room the tasks stop adding them; and the positions a parent's chains
-            // go on from (a table of each task's, three entries' room for one as
-            // it grows) stop at a quarter. Either way successors were lost: the
-            // chunk is expanded again in halves, once the new positions so far
-            // are deduplicated if that frees room, and a single parent's are
-            // refused.
+            // a chunk more than fits: a successor is held in its task's vector (up
+            // to twice, as it doubles) and once split, so past a quarter of the
+            // room left the tasks stop adding them; and the positions a parent's
+            // chains go on from (a table of each task's, three entries' room for
+            // one as it grows) stop at what is left. Either way successors were
+            // lost: down to a task's parents, the chunk is expanded again in
+            // halves, once the new positions so far are deduplicated if that
+            // frees room; past that, the level is refused.
             let left = max_memory.saturating_sub(held(&next));
-            let room = left / size / 8;
+            let room = left / size / 4;
             let threads = rayon::current_num_threads() as u64;
             let entry = std::mem::size_of::<(W, u32)>() as u64 * 3;
-            let most = (left / 4 / threads / entry).max(1 << 12) as usize;
+            let most = (left / threads / entry).max(1 << 12) as usize;
             let added = AtomicU64::new(0);
             let lost = AtomicBool::new(false);
             let parts: Vec<Split<W>> = chunk
@@ -509,7 +511,7 @@ impl<'a, W: Word> Side<'a, W> {
                 })
                 .collect();
             if lost.into_inner() {
-                if chunk.len() > 1 {
+                if chunk.len() > PART {
                     drop(parts);
                     crate::memory::give_back_past(max_memory / 2);
                     next.tidy();
@@ -517,7 +519,7 @@ impl<'a, W: Word> Side<'a, W> {
                     continue;
                 }
                 let tables = (most as u64 + 1) * entry * threads;
-                let successors = added.into_inner() * size * 8;
+                let successors = added.into_inner() * size * 4;
                 return Err(crate::limits::Limits::exceeded_bound(
                     "max-memory",
                     "the memory of the move levels searched so far, and the successors of the \
