@@ -129,7 +129,7 @@ impl<W: Word> Fresh<W> {
     /// Deduplicates the buckets if they have grown by an eighth since they
     /// last were; whether they were.
     fn tidy(&mut self) -> bool {
-        let grown = self.len() - self.settled >= self.settled / 8;
+        let grown = self.len().saturating_sub(self.settled) >= self.settled / 8;
         if grown {
             self.dedup();
         }
