@@ -365,9 +365,9 @@ impl<'a, W: Word> Side<'a, W> {
     /// A chunk of parents for whose successors there is not room is expanded
     /// in halves. Refused when what is held beside `other_bytes` would pass
     /// `max_memory` even so (before a chunk of a task's parents is expanded),
-    /// or when a chunk's successors pass the room they were allowed; a
-    /// refused level leaves the side's levels as they were (and keeps the
-    /// pagoda functions it learnt).
+    /// or when the successors of such a chunk pass the room they were
+    /// allowed; a refused level leaves the side's levels as they were (and
+    /// keeps the pagoda functions it learnt).
     pub(super) fn grow(
         &mut self,
         jumps: &Jumps<W>,
