@@ -386,6 +386,7 @@ impl GridJumps {
     /// `parents` into its partition of `parts` ([`part_of`]): gathered a
     /// state at a time where the engine can ([`GridJumps::gathers`];
     /// docs/benchmarks.md has the gain), else pattern by pattern.
+    #[cfg(any(test, feature = "dataflow"))]
     pub(crate) fn expand(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
         self.expand_tallied(parents, parts, None);
     }
@@ -468,6 +469,38 @@ impl GridJumps {
             parts[(mixed >> shift) as usize].push((mixed & low) as u32);
         };
         by_width!(self, expand_gathered(parents, put, tally))
+    }
+
+    /// Pushes the packed form ([`Filing::pack`]) of every successor of
+    /// every state of `parents` into its partition of `parts`: the grid
+    /// word itself for whole words, its mix for compact keys.
+    #[cfg(feature = "dataflow")]
+    pub(crate) fn expand_packed(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
+        if self.filing == Filing::Words {
+            return self.expand(parents, parts);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if self.gathers() {
+            // SAFETY: the processor has the features the function is compiled for.
+            return unsafe { self.expand_mixed_avx512(parents, parts) };
+        }
+        unreachable!("a compact filing is chosen only where the engine gathers")
+    }
+
+    /// [`GridJumps::expand_packed`] for a compact filing, compiled for
+    /// AVX-512 and BMI2.
+    #[cfg(all(target_arch = "x86_64", feature = "dataflow"))]
+    #[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx2,bmi1,bmi2,popcnt")]
+    fn expand_mixed_avx512(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
+        let Filing::Compact { board, cells } = self.filing else {
+            unreachable!("only a compact filing mixes")
+        };
+        let shift = cells - PARTS.trailing_zeros();
+        let put = |best: u64| {
+            let mixed = mix(best, board, cells);
+            parts[(mixed >> shift) as usize].push(mixed);
+        };
+        by_width!(self, expand_gathered(parents, put, None))
     }
 
     /// The canonical form of the successor by jump number `jump` of a

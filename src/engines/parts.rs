@@ -64,15 +64,93 @@ impl Filing {
         }
     }
 
+    /// The packed form of a grid word, which the dataflow's buffers,
+    /// batches and layers carry: the word itself, or for a compact filing
+    /// its mix, whose top bits are its partition and the rest its key.
+    #[cfg(feature = "dataflow")]
+    #[inline]
+    pub(crate) fn pack(&self, word: u64) -> u64 {
+        match *self {
+            Filing::Words => word,
+            Filing::Compact { board, cells } => mix(word, board, cells),
+        }
+    }
+
+    /// The grid word of a packed form ([`Filing::pack`]).
+    #[cfg(feature = "dataflow")]
+    #[inline]
+    pub(crate) fn unpack(&self, packed: u64) -> u64 {
+        match *self {
+            Filing::Words => packed,
+            Filing::Compact { board, cells } => unmix(packed, board, cells),
+        }
+    }
+
+    /// Replaces the contents of `words` by the grid words of `packed`
+    /// ([`Filing::unpack`]).
+    #[cfg(feature = "dataflow")]
+    pub(crate) fn unpack_all(&self, packed: &[u64], words: &mut Vec<u64>) {
+        words.clear();
+        match *self {
+            Filing::Words => words.extend_from_slice(packed),
+            Filing::Compact { board, cells } => {
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: a compact filing is made only where the processor has BMI2.
+                unsafe {
+                    unmix_all(packed.iter().copied(), board, cells, words)
+                };
+                #[cfg(not(target_arch = "x86_64"))]
+                words.extend(packed.iter().map(|&p| unmix(p, board, cells)));
+            }
+        }
+    }
+
+    /// The partition of a packed form ([`Filing::pack`]).
+    #[cfg(feature = "dataflow")]
+    #[inline]
+    pub(crate) fn part_packed(&self, packed: u64) -> usize {
+        match *self {
+            Filing::Words => part_of(packed),
+            Filing::Compact { cells, .. } => (packed >> (cells - PART_BITS)) as usize,
+        }
+    }
+
+    /// The bits of a packed form its partition's set holds as its key
+    /// ([`Key::of`]); the others are the same for the whole partition.
+    #[cfg(feature = "dataflow")]
+    pub(crate) fn key_mask(&self) -> u64 {
+        match *self {
+            Filing::Words => u64::MAX,
+            Filing::Compact { cells, .. } => (1 << (cells - PART_BITS)) - 1,
+        }
+    }
+
+    /// The bits of the packed forms of partition `part` outside the key
+    /// ([`Filing::key_mask`]).
+    #[cfg(feature = "dataflow")]
+    pub(crate) fn high(&self, part: usize) -> u64 {
+        match *self {
+            Filing::Words => 0,
+            Filing::Compact { cells, .. } => (part as u64) << (cells - PART_BITS),
+        }
+    }
+
     /// The grid words of the compact `keys` of partition `part`.
     fn words(&self, part: usize, keys: &[u32]) -> Vec<u64> {
         let Filing::Compact { board, cells } = *self else {
             unreachable!("only a compact filing has compact keys")
         };
         let high = (part as u64) << (cells - PART_BITS);
-        keys.iter()
-            .map(|&k| unmix(high | u64::from(k), board, cells))
-            .collect()
+        let mut words = Vec::with_capacity(keys.len());
+        let mixed = keys.iter().map(|&k| high | u64::from(k));
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a compact filing is made only where the processor has BMI2.
+        unsafe {
+            unmix_all(mixed, board, cells, &mut words)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        words.extend(mixed.map(|p| unmix(p, board, cells)));
+        words
     }
 }
 
@@ -88,6 +166,14 @@ pub(crate) fn mix(word: u64, board: u64, cells: u32) -> u64 {
 /// The grid word whose [`mix`] is `mixed`.
 fn unmix(mixed: u64, board: u64, cells: u32) -> u64 {
     scatter(mixed.wrapping_mul(UNMIX) & ((1 << cells) - 1), board)
+}
+
+/// The grid words of the mixes `packed`, pushed onto `words`, by a loop
+/// compiled for BMI2 (where `pdep` is one instruction rather than a call).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn unmix_all(packed: impl Iterator<Item = u64>, board: u64, cells: u32, words: &mut Vec<u64>) {
+    words.extend(packed.map(|p| unmix(p, board, cells)));
 }
 
 /// The bits of `word` under `mask`, packed at the bottom: `pext`.
@@ -339,6 +425,40 @@ impl Slot for u32 {
     }
 }
 
+/// A key that a set holds for a packed position ([`Filing::pack`]): the
+/// packed form whole, or its low bits as a compact key.
+#[cfg(feature = "dataflow")]
+pub(crate) trait Key: Slot + Ord {
+    /// The key of `packed`: its bits under `mask` ([`Filing::key_mask`]).
+    fn of(packed: u64, mask: u64) -> Self;
+    /// The packed form of the key, with the partition's `high` bits ([`Filing::high`]).
+    fn packed(self, high: u64) -> u64;
+}
+
+#[cfg(feature = "dataflow")]
+impl Key for u64 {
+    #[inline(always)]
+    fn of(packed: u64, mask: u64) -> u64 {
+        packed & mask
+    }
+    #[inline(always)]
+    fn packed(self, high: u64) -> u64 {
+        high | self
+    }
+}
+
+#[cfg(feature = "dataflow")]
+impl Key for u32 {
+    #[inline(always)]
+    fn of(packed: u64, mask: u64) -> u32 {
+        (packed & mask) as u32
+    }
+    #[inline(always)]
+    fn packed(self, high: u64) -> u64 {
+        high | u64::from(self)
+    }
+}
+
 /// An insert-only set of keys (grid words, or compact keys of 32 bits), by
 /// open addressing over buckets of one cache line.
 ///
@@ -415,12 +535,18 @@ impl<K: Slot> Set<K> {
     /// AVX-512, by a copy of the same loop that compares a bucket's slots
     /// with the key in one instruction.
     pub(crate) fn extend(&mut self, keys: &[K]) {
+        self.extend_from(keys.iter().copied());
+    }
+
+    /// [`Set::extend`] with the keys of any iterator.
+    #[inline(always)]
+    fn extend_from(&mut self, keys: impl Iterator<Item = K>) {
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw") {
             // SAFETY: the processor has the features the function is compiled for.
             return unsafe { self.extend_avx512(keys) };
         }
-        for &k in keys {
+        for k in keys {
             self.insert(k);
         }
     }
@@ -428,8 +554,8 @@ impl<K: Slot> Set<K> {
     /// [`Set::extend`] compiled for AVX-512.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw")]
-    fn extend_avx512(&mut self, keys: &[K]) {
-        for &k in keys {
+    fn extend_avx512(&mut self, keys: impl Iterator<Item = K>) {
+        for k in keys {
             // SAFETY: this function runs only where AVX-512 is, and a
             // bucket is a whole cache line of slots.
             self.insert_by(k, |slots, key| unsafe {
@@ -527,26 +653,28 @@ impl<K: Slot> Set<K> {
 }
 
 #[cfg(feature = "dataflow")]
-impl Set<u64> {
-    /// Adds every word of `words`; when there is one for every eight of the
-    /// table's buckets or more, the table is read through first
-    /// ([`Set::warm`]): streaming a line costs far less than waiting on one.
-    pub(crate) fn insert_all(&mut self, words: &[u64]) {
-        if words.len() * 8 >= self.buckets {
+impl<K: Key> Set<K> {
+    /// Adds the key of every packed position of `packed`, all of one
+    /// partition ([`Key::of`] with `mask`); when there is one for every
+    /// eight of the table's buckets or more, the table is read through
+    /// first ([`Set::warm`]): streaming a line costs far less than waiting on one.
+    pub(crate) fn insert_all(&mut self, packed: &[u64], mask: u64) {
+        if packed.len() * 8 >= self.buckets {
             self.warm();
         }
-        self.extend(words);
+        self.extend_from(packed.iter().map(|&p| K::of(p, mask)));
     }
 
-    /// Its keys, in table order, passed to `send` in vectors of at most
-    /// `chunk` keys. The set is left as [`Set::take`] leaves it.
-    pub(crate) fn take_in(&mut self, chunk: usize, mut send: impl FnMut(Vec<u64>)) {
+    /// Its positions packed again with the partition's `high` bits
+    /// ([`Key::packed`]), in table order, passed to `send` in vectors of at
+    /// most `chunk`. The set is left as [`Set::take`] leaves it.
+    pub(crate) fn take_in(&mut self, chunk: usize, high: u64, mut send: impl FnMut(Vec<u64>)) {
         let chunk = chunk.max(1);
         let mut left = self.len;
         let mut keys = Vec::with_capacity(chunk.min(left));
-        for &w in &self.table {
-            if w != u64::EMPTY {
-                keys.push(w);
+        for &k in &self.table {
+            if k != K::EMPTY {
+                keys.push(k.packed(high));
                 if keys.len() == chunk {
                     left -= chunk;
                     send(std::mem::replace(
@@ -637,20 +765,28 @@ mod tests {
     #[cfg(feature = "dataflow")]
     #[test]
     fn a_set_taken_in_chunks_gives_every_key_once_in_chunks_of_at_most_the_size() {
-        for (n, chunk) in [(0, 4), (1, 1), (1000, 64), (1024, 256), (999, 1000)] {
-            let mut set = Set::with_capacity(n as usize);
-            set.insert_all(&words(n));
-            let mut got = Vec::new();
-            set.take_in(chunk, |keys| {
-                assert!(!keys.is_empty() && keys.len() <= chunk);
-                got.extend(keys);
-            });
-            got.sort_unstable();
-            let mut expected = words(n);
-            expected.sort_unstable();
-            expected.dedup();
-            assert_eq!(got, expected, "{n} keys in chunks of {chunk}");
-            assert_eq!(set.len(), 0);
+        /// Packed positions of one partition go in, and come back packed,
+        /// each once, whole words or compact keys under `mask` with the
+        /// partition's `high` bits.
+        fn check<K: Key>(mask: u64, high: u64) {
+            for (n, chunk) in [(0, 4), (1, 1), (1000, 64), (1024, 256), (999, 1000)] {
+                let packed: Vec<u64> = words(n).iter().map(|&w| high | (w & mask)).collect();
+                let mut set = Set::<K>::with_capacity(n as usize);
+                set.insert_all(&packed, mask);
+                let mut got = Vec::new();
+                set.take_in(chunk, high, |keys| {
+                    assert!(!keys.is_empty() && keys.len() <= chunk);
+                    got.extend(keys);
+                });
+                got.sort_unstable();
+                let mut expected = packed;
+                expected.sort_unstable();
+                expected.dedup();
+                assert_eq!(got, expected, "{n} keys in chunks of {chunk}");
+                assert_eq!(set.len(), 0);
+            }
         }
+        check::<u64>(u64::MAX, 0);
+        check::<u32>((1 << 29) - 1, 5 << 29);
     }
 }

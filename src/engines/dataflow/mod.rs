@@ -56,7 +56,7 @@ pub use spill::remove_all as remove_spill_files;
 
 use crate::bits::Bits;
 use crate::engines::bitboard::GridJumps;
-use crate::engines::parts::{PARTS, part_of};
+use crate::engines::parts::{Filing, Key, PARTS};
 use crate::engines::pegs::DATAFLOW_CHUNK;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
@@ -437,6 +437,8 @@ type Batches = InputHandle<u32, CapacityContainerBuilder<Words>>;
 /// position of a batch is of one partition, so the first one says where.
 struct WholeBatches {
     peers: u64,
+    /// How the positions are packed.
+    filing: Filing,
 }
 
 impl Distributor<Words> for WholeBatches {
@@ -446,7 +448,9 @@ impl Distributor<Words> for WholeBatches {
         stamp: &Stamp<T>,
         pushers: &mut [P],
     ) {
-        let owner = batch.first().map_or(0, |&w| part_of(w) as u64 % self.peers);
+        let owner = batch
+            .first()
+            .map_or(0, |&w| self.filing.part_packed(w) as u64 % self.peers);
         Message::push_at(batch, stamp.clone(), &mut pushers[owner as usize]);
     }
 
@@ -456,17 +460,39 @@ impl Distributor<Words> for WholeBatches {
 /// One worker's rounds, one per layer, until a layer is empty everywhere.
 /// `budget` is its share of the process's memory, `outbox_bytes` the part
 /// of it its outbox may take, and `buffered` the successors it expands
-/// before it inserts them.
+/// before it inserts them. The sets hold compact keys of 32 bits where the
+/// engine files its positions so, else whole grid words.
 fn layers(
     worker: &mut timely::worker::Worker,
     shared: &Arc<Shared>,
     source: u64,
     order: usize,
     symmetry: bool,
-    (budget, outbox_bytes, buffered): (u64, u64, u64),
+    sizes: (u64, u64, u64),
 ) -> std::result::Result<Summary, Stop> {
     let engine =
         GridJumps::new(&shared.program, &shared.perms).expect("checked before the workers start");
+    match engine.filing() {
+        Filing::Words => {
+            layers_filed::<u64>(worker, shared, &engine, source, order, symmetry, sizes)
+        }
+        Filing::Compact { .. } => {
+            layers_filed::<u32>(worker, shared, &engine, source, order, symmetry, sizes)
+        }
+    }
+}
+
+/// [`layers`] with sets of keys `K`.
+fn layers_filed<K: Key>(
+    worker: &mut timely::worker::Worker,
+    shared: &Arc<Shared>,
+    engine: &GridJumps,
+    source: u64,
+    order: usize,
+    symmetry: bool,
+    (budget, outbox_bytes, buffered): (u64, u64, u64),
+) -> std::result::Result<Summary, Stop> {
+    let filing = engine.filing();
     let cells = shared.program.cells();
     let me = worker.index();
     let peers = worker.peers();
@@ -495,13 +521,14 @@ fn layers(
     // worker's next round may arrive before this worker has taken the current one.
     // A spill's runs and a listing take the layers sorted.
     let sorted = shared.spill.is_some() || shared.listing.is_some();
-    let building = Rc::new(RefCell::new(Building::new(peers, sorted)));
+    let building = Rc::new(RefCell::new(Building::<K>::new(me, peers, sorted, filing)));
     let totals: Rc<RefCell<BTreeMap<u32, Vec<Report>>>> = Rc::default();
     let probe = ProbeHandle::new();
     worker.dataflow::<u32, _, _>(|scope| {
         let route = || {
-            DistributorPact(|peers: usize| WholeBatches {
+            DistributorPact(move |peers: usize| WholeBatches {
                 peers: peers as u64,
+                filing,
             })
         };
         core::Input::input_from(&scope, &mut children)
@@ -540,7 +567,9 @@ fn layers(
     // A partition's owner, by its index among this process's workers when it is one of them.
     let threads = shared.threads.max(1);
     let local = |p: usize| (p % peers / threads == me / threads).then_some(p % peers % threads);
-    let mut layer = Held::Memory(if owns(part_of(source)) {
+    // Layers, buffers and batches hold positions packed.
+    let source = filing.pack(source);
+    let mut layer = Held::Memory(if owns(filing.part_packed(source)) {
         vec![vec![source]]
     } else {
         Vec::new()
@@ -550,7 +579,7 @@ fn layers(
     let mut spill = shared
         .spill
         .as_ref()
-        .map(|dir| Spill::new(dir, me, budget / SPILL_SHARE));
+        .map(|dir| Spill::new(dir, me, budget / SPILL_SHARE, filing));
     let spill_error = |e: std::io::Error| Stop::Io(shared.spill.clone().unwrap_or_default(), e);
     let io = |path: &std::path::Path, e| Stop::Io(path.to_path_buf(), e);
     let mut summary = Summary {
@@ -561,7 +590,9 @@ fn layers(
     let room = room(buffered);
     let buffered = usize::try_from(buffered).unwrap_or(usize::MAX);
     let mut parts: Vec<Vec<u64>> = (0..PARTS).map(|_| Vec::with_capacity(room)).collect();
-    let mut outbox = Outbox::new(outbox_bytes);
+    let mut outbox = Outbox::<K>::new(outbox_bytes, filing);
+    // The grid words of a chunk of the layer's packed positions.
+    let mut parents = Vec::with_capacity(DATAFLOW_CHUNK);
     // The bytes held at the end of the last round: its layer, the sets of
     // the next, the outbox and the buffers.
     let mut built = 0u64;
@@ -582,20 +613,19 @@ fn layers(
         let pass = layer.chunks(DATAFLOW_CHUNK, io, |chunk| {
             if let Some((l, path, out)) = &mut listing {
                 for &w in chunk {
-                    (l.write)(&Bits::from_u64(cells, engine.to_state(w)), depth, out)
+                    let state = engine.to_state(filing.unpack(w));
+                    (l.write)(&Bits::from_u64(cells, state), depth, out)
                         .map_err(|e| Stop::Io(path.clone(), e))?;
                 }
             }
-            weighted += chunk
-                .iter()
-                .map(|&s| {
-                    if symmetry {
-                        1
-                    } else {
-                        (order / engine.stabilizer(s)) as u128
-                    }
-                })
-                .sum::<u128>();
+            weighted += if symmetry {
+                chunk.len() as u128
+            } else {
+                chunk
+                    .iter()
+                    .map(|&s| (order / engine.stabilizer(filing.unpack(s))) as u128)
+                    .sum::<u128>()
+            };
             Ok(())
         });
         if let Err(stop) = pass {
@@ -676,7 +706,8 @@ fn layers(
                 }
             };
             let pass = layer.chunks(DATAFLOW_CHUNK, io, |chunk| {
-                engine.expand(chunk, &mut parts);
+                filing.unpack_all(chunk, &mut parents);
+                engine.expand_packed(&parents, &mut parts);
                 if parts.iter().map(Vec::len).sum::<usize>() >= buffered {
                     insert(&mut parts, worker, (&mut children, &mut handed), false)?;
                 }

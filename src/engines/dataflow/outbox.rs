@@ -12,7 +12,7 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::engines::parts::{PARTS, Set, part_of};
+use crate::engines::parts::{Filing, Key, PARTS, Set};
 
 /// Bytes a position in an outbox set is counted at: its slot at the set's
 /// load, with room for a set that grew past its guess.
@@ -22,10 +22,13 @@ const SLOT_BYTES: u64 = 16;
 /// passes that size, and still many to each of a set's cache lines.
 pub(super) const BATCH: usize = 1 << 16;
 
-/// One worker's outbox: a set for each partition it does not own.
-pub(super) struct Outbox {
+/// One worker's outbox: a set of keys `K` ([`Key`]) for each partition it
+/// does not own.
+pub(super) struct Outbox<K: Key> {
+    /// How positions are packed.
+    filing: Filing,
     /// The sets by partition; those of the partitions the worker owns stay empty.
-    sets: Vec<Set>,
+    sets: Vec<Set<K>>,
     /// Whether each set is sized for the round: a sent set is sized again
     /// only when a position next goes into it.
     sized: Vec<bool>,
@@ -35,10 +38,12 @@ pub(super) struct Outbox {
     room: u64,
 }
 
-impl Outbox {
-    /// An outbox whose sets may take about `bytes` before they are sent.
-    pub(super) fn new(bytes: u64) -> Outbox {
+impl<K: Key> Outbox<K> {
+    /// An outbox of positions packed by `filing` whose sets may take about
+    /// `bytes` before they are sent.
+    pub(super) fn new(bytes: u64, filing: Filing) -> Outbox<K> {
         Outbox {
+            filing,
             sets: (0..PARTS).map(|_| Set::with_capacity(0)).collect(),
             sized: vec![false; PARTS],
             guess: 0,
@@ -53,17 +58,17 @@ impl Outbox {
         self.guess = usize::try_from(each).unwrap_or(usize::MAX);
     }
 
-    /// Adds `batch`, positions of one partition another worker owns.
+    /// Adds `batch`, packed positions of one partition another worker owns.
     pub(super) fn insert(&mut self, batch: &[u64]) {
         let Some(&first) = batch.first() else {
             return;
         };
-        let p = part_of(first);
+        let p = self.filing.part_packed(first);
         if !self.sized[p] {
             self.sets[p].reset(self.guess);
             self.sized[p] = true;
         }
-        self.sets[p].insert_all(batch);
+        self.sets[p].insert_all(batch, self.filing.key_mask());
     }
 
     /// Whether the sets hold more than the outbox's room.
@@ -71,12 +76,12 @@ impl Outbox {
         self.sets.iter().map(|s| s.len() as u64).sum::<u64>() > self.room
     }
 
-    /// Calls `send` on each set's positions, one partition at a time in
-    /// batches of at most [`BATCH`], and empties the sets.
+    /// Calls `send` on each set's positions, packed, one partition at a
+    /// time in batches of at most [`BATCH`], and empties the sets.
     pub(super) fn send(&mut self, mut send: impl FnMut(Vec<u64>)) {
-        for (set, sized) in self.sets.iter_mut().zip(&mut self.sized) {
+        for (p, (set, sized)) in self.sets.iter_mut().zip(&mut self.sized).enumerate() {
             if std::mem::take(sized) {
-                set.take_in(BATCH, &mut send);
+                set.take_in(BATCH, self.filing.high(p), &mut send);
             }
         }
     }
@@ -172,43 +177,52 @@ mod tests {
 
     #[test]
     fn each_position_is_sent_once_in_batches_of_its_partition() {
-        let words: Vec<u64> = (0..50_000u64)
-            .map(|k| (k % 20_000).wrapping_mul(0x2545_F491_4F6C_DD1D) >> 20)
-            .collect();
-        let mut outbox = Outbox::new(1 << 30);
-        outbox.expect(1000);
-        let mut parts = vec![Vec::new(); PARTS];
-        for &w in &words {
-            parts[part_of(w)].push(w);
+        /// Packed by `filing`, into sets of keys `K`.
+        fn check<K: Key>(filing: Filing) {
+            let words: Vec<u64> = (0..50_000u64)
+                .map(|k| filing.pack((k % 20_000).wrapping_mul(0x2545_F491_4F6C_DD1D) >> 40))
+                .collect();
+            let mut outbox = Outbox::<K>::new(1 << 30, filing);
+            outbox.expect(1000);
+            let mut parts = vec![Vec::new(); PARTS];
+            for &w in &words {
+                parts[filing.part_packed(w)].push(w);
+            }
+            for part in &parts {
+                outbox.insert(part);
+                outbox.insert(part);
+            }
+            assert!(!outbox.full());
+            let mut sent = Vec::new();
+            let part = |w| filing.part_packed(w);
+            outbox.send(|batch| {
+                assert!(batch.iter().all(|&w| part(w) == part(batch[0])));
+                sent.extend(batch);
+            });
+            sent.sort_unstable();
+            let mut expected = words;
+            expected.sort_unstable();
+            expected.dedup();
+            assert_eq!(sent, expected);
+            // Sent, the sets are empty and take positions again.
+            let mut again = 0;
+            outbox.send(|_| again += 1);
+            assert_eq!(again, 0);
+            outbox.insert(&parts[0]);
+            outbox.send(|batch| again += batch.len());
+            let distinct: std::collections::BTreeSet<u64> = parts[0].iter().copied().collect();
+            assert_eq!(again, distinct.len());
         }
-        for part in &parts {
-            outbox.insert(part);
-            outbox.insert(part);
+        check::<u64>(Filing::Words);
+        // Grid words of 24 bits as compact keys, where the processor has BMI2.
+        if let Some(filing) = Filing::compact((1 << 24) - 1) {
+            check::<u32>(filing);
         }
-        assert!(!outbox.full());
-        let mut sent = Vec::new();
-        outbox.send(|batch| {
-            assert!(batch.iter().all(|&w| part_of(w) == part_of(batch[0])));
-            sent.extend(batch);
-        });
-        sent.sort_unstable();
-        let mut expected = words;
-        expected.sort_unstable();
-        expected.dedup();
-        assert_eq!(sent, expected);
-        // Sent, the sets are empty and take positions again.
-        let mut again = 0;
-        outbox.send(|_| again += 1);
-        assert_eq!(again, 0);
-        outbox.insert(&parts[0]);
-        outbox.send(|batch| again += batch.len());
-        let distinct: std::collections::BTreeSet<u64> = parts[0].iter().copied().collect();
-        assert_eq!(again, distinct.len());
     }
 
     #[test]
     fn an_outbox_past_its_room_is_full() {
-        let mut outbox = Outbox::new(SLOT_BYTES * 10);
+        let mut outbox = Outbox::<u64>::new(SLOT_BYTES * 10, Filing::Words);
         outbox.expect(1 << 20);
         let words: Vec<u64> = (0..11u64).map(|k| k << 8).collect();
         for &w in &words {

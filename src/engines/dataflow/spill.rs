@@ -1,7 +1,9 @@
 //! A dataflow worker's layers: the next one built from what arrives in cache-sized hash sets, one per partition it owns, in memory or spilled to disk as sorted runs.
 //!
-//! A position belongs to the worker that owns its partition
-//! ([`part_of`]). What a worker keeps of its own successors, and each batch
+//! Positions travel packed ([`Filing::pack`]): grid words, or their mixes
+//! whose top bits are the partition and whose low bits are the 32-bit keys
+//! the sets hold. A position belongs to the worker that owns its partition
+//! ([`Filing::part_packed`]). What a worker keeps of its own successors, and each batch
 //! another worker sends, is one partition's positions, inserted at once into
 //! that partition's hash set ([`Building::receive`]), so that the inserts of
 //! a batch stay in one set. At the end of the round each set's keys are the
@@ -22,7 +24,7 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::engines::parts::{PARTS, Set, part_of};
+use crate::engines::parts::{Filing, Key, PARTS, Set};
 
 /// Every spill file of this process not removed yet: what [`remove_all`]
 /// removes when a run ends, fails or is interrupted.
@@ -80,12 +82,12 @@ pub fn remove_all(dir: Option<&Path>) {
     }
 }
 
-/// The order a worker keeps its positions in: by partition, then by value.
-fn rank(word: u64) -> (usize, u64) {
-    (part_of(word), word)
+/// The order a worker keeps its packed positions in: by partition, then by value.
+fn rank(filing: &Filing, packed: u64) -> (usize, u64) {
+    (filing.part_packed(packed), packed)
 }
 
-/// A layer as a worker holds it: by partition, in memory or in a file.
+/// A layer as a worker holds it, packed: by partition, in memory or in a file.
 pub(super) enum Held {
     /// The positions of each partition the worker owns, each sorted when
     /// the worker spills or lists.
@@ -160,30 +162,36 @@ impl Held {
 }
 
 /// The layers a worker is building, by round: one hash set per partition
-/// it owns.
-pub(super) struct Building {
+/// it owns, of keys `K` ([`Key`]).
+pub(super) struct Building<K: Key> {
+    /// The worker's index.
+    worker: usize,
     /// The workers: a worker owns the partitions `p` with `p % peers` its
     /// index, and keeps partition `p` at `p / peers`.
     peers: usize,
+    /// How positions are packed.
+    filing: Filing,
     /// Whether a layer is taken sorted (by [`rank`]), as a spill's runs must be.
     sorted: bool,
     /// The positions a set is first sized for.
     guess: usize,
-    kept: BTreeMap<u32, Vec<Set>>,
+    kept: BTreeMap<u32, Vec<Set<K>>>,
     /// Sets taken empty, kept for the next rounds when the layers are not
     /// taken sorted: refilling memory the process holds costs no page
     /// faults. A spill lets them go, to hold less.
-    spare: Vec<Set>,
+    spare: Vec<Set<K>>,
     /// Whether anything was inserted since [`Building::inserted`] was last asked.
     fresh: bool,
 }
 
-impl Building {
-    /// The building of one of `peers` workers; with `sorted`, the layers
-    /// it gives are sorted by [`rank`].
-    pub(super) fn new(peers: usize, sorted: bool) -> Building {
+impl<K: Key> Building<K> {
+    /// The building of worker `worker` of `peers`, whose positions are
+    /// packed by `filing`; with `sorted`, the layers it gives are sorted by [`rank`].
+    pub(super) fn new(worker: usize, peers: usize, sorted: bool, filing: Filing) -> Building<K> {
         Building {
+            worker,
             peers: peers.max(1),
+            filing,
             sorted,
             guess: 0,
             kept: BTreeMap::new(),
@@ -219,7 +227,7 @@ impl Building {
                 })
                 .collect()
         });
-        sets[part_of(first) / self.peers].insert_all(batch);
+        sets[self.filing.part_packed(first) / self.peers].insert_all(batch, self.filing.key_mask());
         self.fresh = true;
     }
 
@@ -246,20 +254,23 @@ impl Building {
             .sum()
     }
 
-    /// Takes the positions of `round`, partition by partition, each sorted
-    /// when the building was made `sorted`.
+    /// Takes the positions of `round`, packed, partition by partition,
+    /// each sorted when the building was made `sorted`.
     pub(super) fn take(&mut self, round: u32) -> Vec<Vec<u64>> {
         let sets = self.kept.remove(&round).unwrap_or_default();
         let sorted = self.sorted;
         sets.into_iter()
-            .map(|mut set| {
+            .enumerate()
+            .map(|(i, mut set)| {
                 let mut keys = set.take();
                 if sorted {
                     keys.sort_unstable();
                 } else {
                     self.spare.push(set);
                 }
-                keys
+                // The partition's bits above the keys sort as one.
+                let high = self.filing.high(i * self.peers + self.worker);
+                keys.into_iter().map(|k| k.packed(high)).collect()
             })
             .collect()
     }
@@ -274,6 +285,8 @@ impl Building {
 pub(super) struct Spill {
     dir: PathBuf,
     worker: usize,
+    /// How positions are packed, which orders them ([`rank`]).
+    filing: Filing,
     /// The bytes the layer being expanded and the sets may take before the
     /// sets are written out as a run.
     pub(super) bytes: u64,
@@ -282,10 +295,11 @@ pub(super) struct Spill {
 
 impl Spill {
     /// The spill of worker `worker` in `dir`, holding at most about `bytes` in memory.
-    pub(super) fn new(dir: &Path, worker: usize, bytes: u64) -> Spill {
+    pub(super) fn new(dir: &Path, worker: usize, bytes: u64, filing: Filing) -> Spill {
         Spill {
             dir: dir.to_path_buf(),
             worker,
+            filing,
             bytes: bytes.max(1),
             runs: BTreeMap::new(),
         }
@@ -294,9 +308,9 @@ impl Spill {
     /// Writes out the sets of every round of `building` as runs when they
     /// and the `layer` bytes of the layer being expanded reach [`Spill::bytes`].
     /// Sets under an eighth of it are kept: runs that small would be many.
-    pub(super) fn spill_full(
+    pub(super) fn spill_full<K: Key>(
         &mut self,
-        building: &mut Building,
+        building: &mut Building<K>,
         layer: u64,
     ) -> std::io::Result<()> {
         let sets = building.bytes();
@@ -334,7 +348,7 @@ impl Spill {
         let mut heap = BinaryHeap::new();
         for (i, r) in readers.iter_mut().enumerate() {
             if let Some(w) = next_word(r)? {
-                heap.push(Reverse((rank(w), i)));
+                heap.push(Reverse((rank(&self.filing, w), i)));
             }
         }
         let mut len = 0u64;
@@ -346,7 +360,7 @@ impl Spill {
                 last = Some(w);
             }
             if let Some(next) = next_word(&mut readers[i])? {
-                heap.push(Reverse((rank(next), i)));
+                heap.push(Reverse((rank(&self.filing, next), i)));
             }
         }
         out.flush()?;
@@ -409,8 +423,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("pegflip-spill-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         // A spill of one byte writes every round's sets out at each call.
-        let mut spill = Spill::new(&dir, 3, 1);
-        let mut building = Building::new(1, true);
+        let mut spill = Spill::new(&dir, 3, 1, Filing::Words);
+        let mut building = Building::<u64>::new(0, 1, true, Filing::Words);
         let mut all = std::collections::BTreeSet::new();
         // Three waves of positions with repeats within and between them.
         for wave in 0..3u64 {
@@ -426,7 +440,7 @@ mod tests {
         assert!(matches!(held, Held::Disk { .. }));
         let got = read(&held);
         let mut expected: Vec<u64> = all.into_iter().collect();
-        expected.sort_unstable_by_key(|&w| rank(w));
+        expected.sort_unstable_by_key(|&w| rank(&Filing::Words, w));
         assert_eq!(got, expected);
         assert_eq!(held.len(), got.len() as u64);
         held.discard();
@@ -438,33 +452,41 @@ mod tests {
         let held = spill.finish(8, building.take(8)).unwrap();
         assert!(matches!(held, Held::Memory(_)));
         let mut expected = vec![1, 3, 5];
-        expected.sort_unstable_by_key(|&w| rank(w));
+        expected.sort_unstable_by_key(|&w| rank(&Filing::Words, w));
         assert_eq!(read(&held), expected);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn a_worker_keeps_only_its_partitions_each_once() {
-        // Worker 1 of 3 receives only positions of the partitions it owns.
-        let words: Vec<u64> = (0..200_000u64)
-            .map(|k| k.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 20)
-            .filter(|&w| part_of(w) % 3 == 1)
-            .collect();
-        let mut building = Building::new(3, true);
-        building.expect(1000);
-        let mut parts = vec![Vec::new(); PARTS];
-        for &w in &words {
-            parts[part_of(w)].push(w);
+        /// Worker 1 of 3 receives only positions of the partitions it
+        /// owns, packed by `filing`, and gives each back once, packed.
+        fn check<K: Key>(filing: Filing) {
+            let packed: Vec<u64> = (0..200_000u64)
+                .map(|k| filing.pack(k.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 40))
+                .filter(|&w| filing.part_packed(w) % 3 == 1)
+                .collect();
+            let mut building = Building::<K>::new(1, 3, true, filing);
+            building.expect(1000);
+            let mut parts = vec![Vec::new(); PARTS];
+            for &w in &packed {
+                parts[filing.part_packed(w)].push(w);
+            }
+            for part in parts.iter().chain(&parts) {
+                building.receive(0, part);
+            }
+            let mut expected = packed;
+            expected.sort_unstable_by_key(|&w| rank(&filing, w));
+            expected.dedup();
+            assert_eq!(building.len(0), expected.len());
+            assert!(building.bytes() >= (expected.len() * std::mem::size_of::<K>()) as u64);
+            let held = Held::Memory(building.take(0));
+            assert_eq!(read(&held), expected);
         }
-        for part in parts.iter().chain(&parts) {
-            building.receive(0, part);
+        check::<u64>(Filing::Words);
+        // Grid words of 24 bits, 16 to 24 cells as compact keys where the processor has BMI2.
+        if let Some(filing) = Filing::compact((1 << 24) - 1) {
+            check::<u32>(filing);
         }
-        let mut expected = words;
-        expected.sort_unstable_by_key(|&w| rank(w));
-        expected.dedup();
-        assert_eq!(building.len(0), expected.len());
-        assert!(building.bytes() >= expected.len() as u64 * 8);
-        let held = Held::Memory(building.take(0));
-        assert_eq!(read(&held), expected);
     }
 }
