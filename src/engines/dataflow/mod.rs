@@ -3,7 +3,10 @@
 //! Every worker runs the same loop, one timely round per layer:
 //! - it expands the positions of the layer it owns with the grid-word engine
 //!   ([`crate::engines::bitboard`]), canonical up to the symmetries that fix
-//!   the start, into buffers by partition (a hash of the position);
+//!   the start, into buffers by partition (a hash of the position).
+//!   Positions travel packed: where the engine files them by compact keys,
+//!   as the mix of their cells, whose top bits are the partition and whose
+//!   rest is the key the sets hold;
 //! - it inserts the buffers of the partitions it owns into a hash set each,
 //!   its part of the next layer (`spill.rs`, on disk with a spill
 //!   directory); hands those of another worker of its process over whole
