@@ -561,8 +561,8 @@ impl GridJumps {
     /// only then `file`d one by one. Filing a successor stores into its
     /// partition's buffer and its length, which the next successor's
     /// filing loads; interleaved with the computing, each successor
-    /// waited on the one before. Apart, the English board's enumeration is
-    /// about a tenth faster (docs/benchmarks.md).
+    /// waited on the one before. With the two apart, the English board's
+    /// enumeration is about a tenth faster (docs/benchmarks.md).
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn expand_staged(
