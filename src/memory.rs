@@ -22,8 +22,8 @@
 //! ```
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::{Mutex, OnceLock};
 
 use crate::error::Error;
 use crate::limits::{Limits, PROCESS_BYTES};
@@ -36,6 +36,9 @@ static CEILING: AtomicUsize = AtomicUsize::new(usize::MAX);
 static LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
 /// The handler called when an allocation would pass the ceiling.
 static HANDLER: OnceLock<fn(Over) -> !> = OnceLock::new();
+
+/// What the run at hand has proved so far, for the handler's message.
+static PROVED: Mutex<String> = Mutex::new(String::new());
 
 /// The system allocator, counting what is held: install it with
 /// `#[global_allocator]` to make [`bound`] and [`held`] work.
@@ -145,13 +148,23 @@ impl Over {
     /// The limit error, naming `max-memory`: the process's bytes (its heap
     /// and [`PROCESS_BYTES`]) against the limit.
     pub fn error(&self) -> Error {
+        let mut hint = String::from(
+            "the work needs more than its estimate said; raise --max-memory if the machine has \
+             room",
+        );
+        // The lock is only tried: the allocation that passed the ceiling may
+        // be the note's own, made while it is held.
+        if let Ok(proved) = PROVED.try_lock()
+            && !proved.is_empty()
+        {
+            hint = format!("{hint} (searched so far: {proved})");
+        }
         Limits::exceeded_bound(
             "max-memory",
             "the memory this run holds (counted as it is allocated)",
             u128::from(self.held) + PROCESS_BYTES,
             u128::from(self.limit),
-            "the work needs more than its estimate said; raise --max-memory if the machine \
-             has room",
+            hint,
         )
     }
 }
@@ -215,6 +228,15 @@ pub(crate) fn give_back_past(bytes: u64) {
 #[cfg(feature = "dataflow")]
 pub(crate) fn process_bytes() -> Option<u64> {
     held().map(|heap| heap.saturating_add(PROCESS_BYTES as u64))
+}
+
+/// Notes what the run at hand has `proved` so far (empty for nothing), for
+/// the message of an allocation past the ceiling ([`Over::error`]).
+pub(crate) fn note_proved(proved: String) {
+    let mut note = PROVED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    *note = proved;
 }
 
 /// Lifts the bound [`bound`] set.

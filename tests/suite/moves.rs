@@ -174,6 +174,21 @@ fn the_moves_metric_is_refused_where_it_does_not_apply() {
             "past the limit max-memory = 67108864; raise --max-memory if the machine has room \
              (searched so far: no solution has 14 moves or fewer)",
         ),
+        // Below the levels' own estimate, the allocator's ceiling stops the run, and says
+        // what was proved too.
+        (
+            &[
+                "solve",
+                concat!(env!("CARGO_MANIFEST_DIR"), "/docs/boards/triangle9.toml"),
+                "--set",
+                "start=full but 1",
+                "--max-memory",
+                "24M",
+            ][..],
+            "past the limit max-memory = 25165824; the work needs more than its estimate said; \
+             raise --max-memory if the machine has room (searched so far: no solution has 14 \
+             moves or fewer)",
+        ),
     ] {
         let out = pegflip(args, b"");
         assert_eq!(out.status.code(), Some(2), "{args:?}");

@@ -147,6 +147,20 @@ pub fn fewest_moves<W: Word>(
     known: Option<&[usize]>,
     limits: &Limits,
 ) -> Result<MoveOutcome> {
+    let outcome = prove_fewest(program, start, known, limits);
+    // What this search proved says nothing of the next run's.
+    crate::memory::note_proved(String::new());
+    outcome
+}
+
+/// [`fewest_moves`], noting what it has proved as it goes
+/// ([`crate::memory::note_proved`]).
+fn prove_fewest<W: Word>(
+    program: &Program,
+    start: W,
+    known: Option<&[usize]>,
+    limits: &Limits,
+) -> Result<MoveOutcome> {
     let jumps: Jumps<W> = Jumps::new(program)?;
     let Goal::Targets(targets) = program.goal() else {
         return Err(Error::Usage(
@@ -283,6 +297,7 @@ pub fn fewest_moves<W: Word>(
         pagoda: bounds.pagoda,
         ..Levels::default()
     };
+    crate::memory::note_proved(proved_text(&proof));
     for bound in lower..=most {
         if incumbent == Some(bound) {
             break;
@@ -327,7 +342,10 @@ pub fn fewest_moves<W: Word>(
                     levels: this.unwrap_or(proof),
                 }));
             }
-            Search::None(levels) => proof = levels,
+            Search::None(levels) => {
+                proof = levels;
+                crate::memory::note_proved(proved_text(&proof));
+            }
         }
     }
     Ok(match known {
@@ -713,17 +731,21 @@ fn so_far(e: Error, proved: &Levels) -> Error {
     else {
         return e;
     };
-    let none = match proved.none_within {
-        Some(n) => format!("no solution has {n} moves or fewer"),
-        None => format!("every solution has at least {} moves", proved.lower),
-    };
     Limits::exceeded_bound(
         name,
         what,
         value,
         limit,
-        format!("{hint} (searched so far: {none})"),
+        format!("{hint} (searched so far: {})", proved_text(proved)),
     )
+}
+
+/// What the searches with smaller bounds `proved`, in words.
+fn proved_text(proved: &Levels) -> String {
+    match proved.none_within {
+        Some(n) => format!("no solution has {n} moves or fewer"),
+        None => format!("every solution has at least {} moves", proved.lower),
+    }
 }
 
 /// Grows the forward side `fore` by a level (entered in its map if `kept`), and the
