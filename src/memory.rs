@@ -231,7 +231,9 @@ pub(crate) fn process_bytes() -> Option<u64> {
 }
 
 /// Notes what the run at hand has `proved` so far (empty for nothing), for
-/// the message of an allocation past the ceiling ([`Over::error`]).
+/// the message of an allocation past the ceiling ([`Over::error`]). The
+/// note is the process's: of searches run at once on several threads, the
+/// message names what the last to note had proved.
 pub(crate) fn note_proved(proved: String) {
     let mut note = PROVED
         .lock()
