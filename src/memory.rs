@@ -152,8 +152,8 @@ impl Over {
             "the work needs more than its estimate said; raise --max-memory if the machine has \
              room",
         );
-        // The lock is only tried: the allocation that passed the ceiling may
-        // be the note's own, made while it is held.
+        // The lock is only tried: this runs inside an allocation, and a
+        // message without the note is better than a wait there.
         if let Ok(proved) = PROVED.try_lock()
             && !proved.is_empty()
         {
