@@ -146,7 +146,8 @@ pub struct Over {
 
 impl Over {
     /// The limit error, naming `max-memory`: the process's bytes (its heap
-    /// and [`PROCESS_BYTES`]) against the limit.
+    /// and [`PROCESS_BYTES`]) against the limit, and what the run had
+    /// proved so far, where a search noted it.
     pub fn error(&self) -> Error {
         let mut hint = String::from(
             "the work needs more than its estimate said; raise --max-memory if the machine has \
