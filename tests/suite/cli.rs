@@ -109,3 +109,32 @@ fn the_format_reference_travels_with_the_binary() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("no help topic or command 'formats'"), "{err}");
 }
+
+#[test]
+fn another_commands_option_given_as_a_board_is_named() {
+    // A BOARD may begin with `-`, so an option `solve` does not know arrives as its board.
+    let out = pegflip(&["solve", "triangle15", "--progress"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("`--progress` is an option of `pegflip states`, not of `pegflip solve`"),
+        "{err}"
+    );
+    let out = pegflip(&["solve", "pebble12", "--count=3"], b"");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("`--count` is an option of `pegflip states` and `pegflip generate`"),
+        "{err}"
+    );
+    // A board that begins with `--` and is no option keeps its own located error.
+    let out = pegflip(&["solve", "pebble12", "--o"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("<board>:1:4: error: row 0 has 3 cells, expected 12"),
+        "{err}"
+    );
+    // And one that reads is solved.
+    let out = pegflip(&["solve", "pebble12", "--o--o-oo----"], b"");
+    assert_eq!(out.status.code(), Some(0));
+}

@@ -153,6 +153,32 @@ fn main() -> ExitCode {
     }
 }
 
+/// The error for a BOARD of `command` that did not read as a board and is
+/// the name of another command's option (`--progress` given to `solve`):
+/// a BOARD may begin with `-`, so clap takes an option it does not know
+/// there for the board.
+fn option_elsewhere(text: &str, command: &str) -> Option<anyhow::Error> {
+    use clap::CommandFactory;
+    let name = text.strip_prefix("--")?.split('=').next()?;
+    let owners: Vec<String> = Cli::command()
+        .get_subcommands()
+        .filter(|sub| !sub.is_hide_set() && sub.get_name() != command)
+        .filter(|sub| sub.get_arguments().any(|arg| arg.get_long() == Some(name)))
+        .map(|sub| format!("`pegflip {}`", sub.get_name()))
+        .collect();
+    let owners = match owners.split_last()? {
+        (last, []) => last.clone(),
+        (last, rest) => format!("{} and {last}", rest.join(", ")),
+    };
+    Some(
+        pegflip::Error::Usage(format!(
+            "`--{name}` is an option of {owners}, not of `pegflip {command}` (`pegflip \
+             {command} --help` lists its options); it was read as the BOARD"
+        ))
+        .into(),
+    )
+}
+
 /// Prints an error and picks its exit status. A closed pipe is not an error.
 fn report(err: &anyhow::Error) -> ExitCode {
     let io = err

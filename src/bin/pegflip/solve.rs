@@ -86,7 +86,9 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
             read.state
         }
         Some(text) => {
-            let read = puzzle.read_board(text, "<board>")?;
+            let read = puzzle
+                .read_board(text, "<board>")
+                .map_err(|err| crate::option_elsewhere(text, "solve").unwrap_or(err.into()))?;
             crate::warn(&read.warnings);
             read.state
         }
