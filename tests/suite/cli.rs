@@ -137,4 +137,31 @@ fn another_commands_option_given_as_a_board_is_named() {
     // And one that reads is solved.
     let out = pegflip(&["solve", "pebble12", "--o--o-oo----"], b"");
     assert_eq!(out.status.code(), Some(0));
+    // A puzzle of more colours reads its board on its own path.
+    let out = pegflip(&["solve", "alien-tiles", "--count"], b"");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("`--count` is an option of"), "{err}");
+    // Each `--from` that takes a BOARD says when it took an option for it.
+    for args in [
+        &["states", "pebble12", "--from", "--reachable", "--count"][..],
+        &["graph", "pebble12", "--from", "--json"][..],
+        &[
+            "verify",
+            "pebble12",
+            "--from",
+            "--json",
+            "tests/data/pebble12-uva10651.in",
+        ][..],
+    ] {
+        let out = pegflip(args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        let option = args[3];
+        assert!(
+            err.contains(&format!(
+                "`--from` takes a BOARD, and the option `{option}` was read as it"
+            )),
+            "{args:?}: {err}"
+        );
+    }
 }

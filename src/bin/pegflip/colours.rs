@@ -27,7 +27,9 @@ fn read_board(puzzle: &Puzzle, board: Option<&str>, what: &str) -> anyhow::Resul
             read.digits
         }
         Some(text) => {
-            let read = puzzle.read_colours(text, "<board>")?;
+            let read = puzzle
+                .read_colours(text, "<board>")
+                .map_err(|err| crate::option_as_board(text, "solve", None).unwrap_or(err.into()))?;
             crate::warn(&read.warnings);
             read.digits
         }

@@ -41,7 +41,9 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
             pegflip::Error::Usage(format!("{} declares no start position", args.puzzle.puzzle))
         })?
     } else {
-        let read = puzzle.read_board(&args.from, "--from")?;
+        let read = puzzle.read_board(&args.from, "--from").map_err(|err| {
+            crate::option_as_board(&args.from, "graph", Some("--from")).unwrap_or(err.into())
+        })?;
         crate::warn(&read.warnings);
         read.state
     };

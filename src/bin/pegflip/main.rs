@@ -153,16 +153,16 @@ fn main() -> ExitCode {
     }
 }
 
-/// The error for a BOARD of `command` that did not read as a board and is
-/// the name of another command's option (`--progress` given to `solve`):
-/// a BOARD may begin with `-`, so clap takes an option it does not know
-/// there for the board.
-fn option_elsewhere(text: &str, command: &str) -> Option<anyhow::Error> {
+/// The error for a board that did not read and is the name of an option:
+/// a board may begin with `-`, so clap takes the word after `flag` (or, for
+/// `None`, an option `command` does not know, as in `solve --progress`)
+/// for the board. `None` when `text` names no option of any command.
+fn option_as_board(text: &str, command: &str, flag: Option<&str>) -> Option<anyhow::Error> {
     use clap::CommandFactory;
     let name = text.strip_prefix("--")?.split('=').next()?;
     let owners: Vec<String> = Cli::command()
         .get_subcommands()
-        .filter(|sub| !sub.is_hide_set() && sub.get_name() != command)
+        .filter(|sub| !sub.is_hide_set() && (flag.is_some() || sub.get_name() != command))
         .filter(|sub| sub.get_arguments().any(|arg| arg.get_long() == Some(name)))
         .map(|sub| format!("`pegflip {}`", sub.get_name()))
         .collect();
@@ -170,13 +170,14 @@ fn option_elsewhere(text: &str, command: &str) -> Option<anyhow::Error> {
         (last, []) => last.clone(),
         (last, rest) => format!("{} and {last}", rest.join(", ")),
     };
-    Some(
-        pegflip::Error::Usage(format!(
+    let message = match flag {
+        None => format!(
             "`--{name}` is an option of {owners}, not of `pegflip {command}` (`pegflip \
              {command} --help` lists its options); it was read as the BOARD"
-        ))
-        .into(),
-    )
+        ),
+        Some(flag) => format!("`{flag}` takes a BOARD, and the option `--{name}` was read as it"),
+    };
+    Some(pegflip::Error::Usage(message).into())
 }
 
 /// Prints an error and picks its exit status. A closed pipe is not an error.

@@ -88,7 +88,7 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         Some(text) => {
             let read = puzzle
                 .read_board(text, "<board>")
-                .map_err(|err| crate::option_elsewhere(text, "solve").unwrap_or(err.into()))?;
+                .map_err(|err| crate::option_as_board(text, "solve", None).unwrap_or(err.into()))?;
             crate::warn(&read.warnings);
             read.state
         }

@@ -155,7 +155,9 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
             pegflip::Error::Usage(format!("{} declares no start position", args.puzzle.puzzle))
         })?),
         Some(text) => {
-            let read = puzzle.read_board(text, "--from")?;
+            let read = puzzle.read_board(text, "--from").map_err(|err| {
+                crate::option_as_board(text, "states", Some("--from")).unwrap_or(err.into())
+            })?;
             crate::warn(&read.warnings);
             Some(read.state)
         }

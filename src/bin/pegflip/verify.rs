@@ -47,7 +47,15 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         pegflip::check::verify_from(&program, std::io::Cursor::new(head).chain(input), &name)?
     } else {
         let start = match &args.from {
-            Some(board) => puzzle.read_board(board, "<--from>")?.state,
+            Some(board) => {
+                puzzle
+                    .read_board(board, "<--from>")
+                    .map_err(|err| {
+                        crate::option_as_board(board, "verify", Some("--from"))
+                            .unwrap_or(err.into())
+                    })?
+                    .state
+            }
             None => puzzle.start.clone().ok_or_else(|| {
                 pegflip::Error::Usage(format!(
                     "typed moves need a start: give --from BOARD, since {} declares none",
