@@ -150,7 +150,8 @@ impl Request {
     }
 }
 
-/// What a dataflow run reports as it goes.
+/// What a run reports as it goes: a dataflow's estimate and layers, and the
+/// move levels' levels and the solutions their beam finds.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
     /// Before the first layer: the estimated peak of one worker, from a
@@ -174,9 +175,31 @@ pub enum Event {
         /// Positions of the layer held by each worker.
         positions: Vec<u64>,
     },
+    /// A level by moves is complete (`solve` with the moves metric).
+    MoveLevel {
+        /// The bound on moves of the search it belongs to; `None` for the
+        /// beam's levels and the targets' first levels grown for it.
+        bound: Option<u32>,
+        /// `None` forward from the start; `Some(i)` backward from the
+        /// search's target `i` (from 0, one per orbit of the start's symmetries).
+        target: Option<usize>,
+        /// Moves from its end.
+        depth: u32,
+        /// Its positions, up to symmetry (a level checked in parts: the
+        /// sum of its parts', at most that many).
+        positions: u64,
+        /// The bytes the process's heap holds, where its allocator counts them.
+        held: Option<u64>,
+    },
+    /// The beam found a solution shorter than any before it (`solve` with
+    /// the moves metric and `--beam`): its moves, not proved fewest.
+    BeamSolution {
+        /// Its moves.
+        moves: u32,
+    },
 }
 
-/// A callback for [`Event`]s, shared by the workers of a process.
+/// A callback for [`Event`]s, shared by the threads of a process.
 #[derive(Clone)]
 pub struct Observer(pub std::sync::Arc<dyn Fn(&Event) + Send + Sync>);
 

@@ -10,7 +10,7 @@ use crate::limits::Limits;
 use crate::outcome::{Certificate, Chains, Outcome, PlayedMoves, Proof, Solution};
 use crate::plan::{Batcher, Plan, Solver, solve_plan};
 use crate::program::{Goal, Program};
-use crate::query::Preference;
+use crate::query::{Observer, Preference};
 use crate::word::Word;
 
 /// Finds the fewest moves from `start` to the goal (or, for the fewest-pieces
@@ -48,22 +48,26 @@ pub fn solve_with(
     prefer: Preference,
 ) -> Result<Outcome> {
     let plan = solve_plan(program, prefer, limits)?;
-    run_solve(program, &plan, start, limits)
+    run_solve(program, &plan, start, limits, None)
 }
 
 /// Solves one board with the solver `plan` names, and checks the answer.
+/// The `observer`, if any, is told of each level of the move levels
+/// ([`Event::MoveLevel`](crate::Event::MoveLevel)) and of each shorter
+/// solution their beam finds; the other engines tell it nothing.
 pub fn run_solve(
     program: &Program,
     plan: &Plan<Solver>,
     start: &Bits,
     limits: &Limits,
+    observer: Option<&Observer>,
 ) -> Result<Outcome> {
     match plan.engine {
         Solver::Chase | Solver::DenseGf2 => {
             Prepared::new(program, plan.clone(), limits)?.solve(program, start, limits)
         }
         Solver::PegDfs | Solver::Bfs => solve_search(program, plan.engine, start, limits),
-        Solver::MoveLevels => solve_moves(program, start, limits),
+        Solver::MoveLevels => solve_moves(program, start, limits, observer),
     }
 }
 
@@ -76,7 +80,12 @@ pub fn run_solve(
 /// that no sequence of moves reaches the goal when none meets. With the
 /// limit `beam`, a beam's solution may end them sooner, and a limit that
 /// stops them gives the shortest solution found, marked not optimal.
-fn solve_moves(program: &Program, start: &Bits, limits: &Limits) -> Result<Outcome> {
+fn solve_moves(
+    program: &Program,
+    start: &Bits,
+    limits: &Limits,
+    observer: Option<&Observer>,
+) -> Result<Outcome> {
     let reachable = match solve_search(program, Solver::PegDfs, start, limits) {
         Err(Error::Limit {
             name: "max-states", ..
@@ -91,8 +100,8 @@ fn solve_moves(program: &Program, start: &Bits, limits: &Limits) -> Result<Outco
     let known = known.as_deref();
     // Boards past 64 cells take 128-bit positions.
     let found = match program.cells() {
-        0..=64 => move_levels::fewest_moves(program, word::<u64>(start)?, known, limits)?,
-        _ => move_levels::fewest_moves(program, word::<u128>(start)?, known, limits)?,
+        0..=64 => move_levels::fewest_moves(program, word::<u64>(start)?, known, limits, observer)?,
+        _ => move_levels::fewest_moves(program, word::<u128>(start)?, known, limits, observer)?,
     };
     let (found, stopped) = match found {
         move_levels::MoveOutcome::Solved(found) => (found, None),
@@ -349,7 +358,7 @@ impl Prepared {
     ) -> Result<Outcome> {
         match &self.linear {
             Some(linear) => solve_linear(program, linear, start, limits),
-            None => run_solve(program, &self.plan, start, limits),
+            None => run_solve(program, &self.plan, start, limits, None),
         }
     }
 }

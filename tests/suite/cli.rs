@@ -113,11 +113,11 @@ fn the_format_reference_travels_with_the_binary() {
 #[test]
 fn another_commands_option_given_as_a_board_is_named() {
     // A BOARD may begin with `-`, so an option `solve` does not know arrives as its board.
-    let out = pegflip(&["solve", "triangle15", "--progress"], b"");
+    let out = pegflip(&["solve", "triangle15", "--histogram"], b"");
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
-        err.contains("`--progress` is an option of `pegflip states`, not of `pegflip solve`"),
+        err.contains("`--histogram` is an option of `pegflip states`, not of `pegflip solve`"),
         "{err}"
     );
     let out = pegflip(&["solve", "pebble12", "--count=3"], b"");

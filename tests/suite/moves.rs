@@ -10,6 +10,90 @@ const BERGHOLT: &str = "46-44, 65-45, 57-55, 54-56, 52-54, 73-53, 43-63, 75-73-5
                         15-35, 23-43-63-65-45-25, 37-57-55-53, 31-33, 34-32, 51-31-33, \
                         13-15-35, 36-34-32-52-54-34, 24-44";
 
+/// `--progress` prints each level by moves to stderr as it is complete, and leaves the answer
+/// as it is: the levels of the search that proves the English 18 (bound 17) are those the
+/// answer counts, forward and backward, in the order they grew; with a beam, its levels and
+/// each shorter solution it finds come first.
+#[test]
+fn progress_prints_each_level_as_it_is_complete_and_leaves_the_answer_as_it_is() {
+    let plain = pegflip(&["solve", "english33", "--metric", "moves"], b"");
+    let out = pegflip(
+        &["solve", "english33", "--metric", "moves", "--progress"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.stdout, plain.stdout);
+    assert!(plain.stderr.is_empty());
+    let answer = String::from_utf8(out.stdout).unwrap();
+    let counted = |side: &str| -> Vec<u64> {
+        let prefix = format!("positions per level {side}, up to 8 symmetries: ");
+        let line = answer
+            .lines()
+            .find_map(|l| l.strip_prefix(&prefix))
+            .unwrap();
+        line.split(", ").map(|n| n.parse().unwrap()).collect()
+    };
+    let err = String::from_utf8(out.stderr).unwrap();
+    // "bound B, SIDE, level D: N positions, S s, H held", the levels of each side in order.
+    let levels = |bound: &str, side: &str| -> Vec<u64> {
+        let prefix = format!("{bound}, {side}, level ");
+        let mut depths = Vec::new();
+        let mut sizes = Vec::new();
+        for line in err.lines().filter_map(|l| l.strip_prefix(&prefix)) {
+            let (depth, rest) = line.split_once(": ").unwrap();
+            let (n, rest) = rest.split_once(' ').unwrap();
+            assert!(rest.starts_with("position"), "{line}");
+            assert!(rest.ends_with(" held"), "{line}");
+            depths.push(depth.parse::<usize>().unwrap());
+            sizes.push(n.parse().unwrap());
+        }
+        assert_eq!(depths, (1..=depths.len()).collect::<Vec<_>>(), "{err}");
+        sizes
+    };
+    assert_eq!(
+        levels("bound 17", "forward"),
+        counted("forward")[1..],
+        "{err}"
+    );
+    let backward = levels("bound 17", "backward from target 1");
+    assert_eq!(backward, counted("backward")[1..], "{err}");
+    assert_eq!(backward.last(), Some(&580_240));
+    // The bounds below were searched first, one after another; none above.
+    let bounds: Vec<u32> = err
+        .lines()
+        .map(|l| l.strip_prefix("bound ").unwrap().split(',').next().unwrap())
+        .map(|b| b.parse().unwrap())
+        .collect();
+    assert!(bounds.is_sorted() && bounds.first() == Some(&12), "{err}");
+    assert_eq!(bounds.last(), Some(&17));
+    // A beam's levels, and the solution it finds, come before the proof's.
+    let out = pegflip(
+        &[
+            "solve",
+            "english33",
+            "--metric",
+            "moves",
+            "--beam",
+            "1000",
+            "--progress",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8(out.stderr).unwrap();
+    let first = |prefix: &str| err.lines().position(|l| l.starts_with(prefix));
+    let found = first("beam: a solution of ").expect("the beam finds a solution");
+    assert!(first("beam, forward, level 1: ").unwrap() < found, "{err}");
+    assert!(found < first("bound ").unwrap(), "{err}");
+    // Another engine has no levels to tell of.
+    let out = pegflip(
+        &["solve", "flip4x4", "bwwb/bbwb/bwwb/bwww", "--progress"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty());
+}
+
 /// Beasley (1964): the English central game takes 18 moves and no fewer.
 #[test]
 fn english_central_game_takes_18_moves_proved_both_ways() {

@@ -155,7 +155,7 @@ fn main() -> ExitCode {
 
 /// The error for a board that did not read and is the name of an option:
 /// a board may begin with `-`, so clap takes the word after `flag` (or, for
-/// `None`, an option `command` does not know, as in `solve --progress`)
+/// `None`, an option `command` does not know, as in `solve --histogram`)
 /// for the board. `None` when `text` names no option (with `flag` `None`,
 /// no option of another command).
 fn option_as_board(text: &str, command: &str, flag: Option<&str>) -> Option<anyhow::Error> {

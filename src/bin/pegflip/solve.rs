@@ -48,6 +48,11 @@ pub struct Args {
     /// Print the plan (engine, estimated memory and work) to stderr first.
     #[arg(long)]
     explain: bool,
+    /// With the moves metric, print a line to stderr as each level by moves
+    /// is complete (its search's bound, its side, its positions, the time and
+    /// the memory held), and as the beam finds each shorter solution.
+    #[arg(long)]
+    progress: bool,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<u8> {
@@ -106,7 +111,8 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
     }
     let spinner = indicatif::ProgressBar::hidden();
     crate::common::spin_after_a_second(&spinner, "solving");
-    let outcome = pegflip::run_solve(&program, &plan, &start, limits);
+    let observer = args.progress.then(|| report_levels(&spinner));
+    let outcome = pegflip::run_solve(&program, &plan, &start, limits, observer.as_ref());
     spinner.finish_and_clear();
     // The library checked the answer (replayed, or its certificate checked) before returning it.
     let outcome = outcome?;
@@ -128,4 +134,50 @@ pub fn run(args: &Args) -> anyhow::Result<u8> {
         Outcome::Solved(_) => crate::OK,
         Outcome::Unsolvable(_) => crate::IMPOSSIBLE,
     })
+}
+
+/// `--progress`: a line to stderr for each level by moves as it is
+/// complete, and for each shorter solution the beam finds, printed above
+/// the `spinner` when it shows.
+fn report_levels(spinner: &indicatif::ProgressBar) -> pegflip::Observer {
+    let started = std::time::Instant::now();
+    let spinner = spinner.clone();
+    let report = move |event: &pegflip::Event| {
+        let seconds = started.elapsed().as_secs_f64();
+        let line = match event {
+            pegflip::Event::MoveLevel {
+                bound,
+                target,
+                depth,
+                positions,
+                held,
+            } => {
+                let search = match bound {
+                    Some(bound) => format!("bound {bound}"),
+                    None => "beam".to_string(),
+                };
+                let side = match target {
+                    None => "forward".to_string(),
+                    Some(i) => format!("backward from target {}", i + 1),
+                };
+                let held = held.map_or(String::new(), |b| {
+                    format!(", {} held", pegflip::limits::human_bytes(u128::from(b)))
+                });
+                let noun = if *positions == 1 {
+                    "position"
+                } else {
+                    "positions"
+                };
+                format!("{search}, {side}, level {depth}: {positions} {noun}, {seconds:.1} s{held}")
+            }
+            pegflip::Event::BeamSolution { moves } => {
+                format!("beam: a solution of {moves} moves found, {seconds:.1} s")
+            }
+            _ => return,
+        };
+        spinner.suspend(|| {
+            let _ = writeln!(std::io::stderr(), "{line}");
+        });
+    };
+    pegflip::Observer(std::sync::Arc::new(report))
 }

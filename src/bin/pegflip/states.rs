@@ -473,6 +473,8 @@ fn report_progress() -> pegflip::Observer {
                     started.elapsed().as_secs_f64()
                 )
             }
+            // A dataflow tells of layers, not of levels by moves.
+            Event::MoveLevel { .. } | Event::BeamSolution { .. } => return,
         };
         let _ = writeln!(std::io::stderr(), "{line}");
     };

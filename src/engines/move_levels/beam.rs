@@ -24,6 +24,7 @@ use crate::engines::merson::Regions;
 use crate::engines::pagoda::Pagodas;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
+use crate::query::{Event, Observer};
 use crate::symmetry::Symmetries;
 use crate::word::Word;
 
@@ -58,6 +59,8 @@ pub(super) struct Beam<'a, W: Word> {
     /// Each target's first levels backward, and the bytes they hold.
     pub(super) behind: &'a [Side<'a, W>],
     pub(super) behind_bytes: u64,
+    /// Told of each level and of each shorter solution found.
+    pub(super) observer: Option<&'a Observer>,
 }
 
 /// A candidate in a target's backward levels: its backward level, the
@@ -99,7 +102,12 @@ impl<W: Word> Beam<'_, W> {
         loop {
             let last = levels.last().map(Vec::as_slice).unwrap_or_default();
             if let Some(at) = last.iter().position(|&(p, _)| self.is_target(p)) {
-                return self.rebuild(&levels, at).map(Some);
+                let found = self.rebuild(&levels, at)?;
+                if let Some(observer) = self.observer {
+                    let moves = found.len() as u32;
+                    (observer.0)(&Event::BeamSolution { moves });
+                }
+                return Ok(Some(found));
             }
             // No level deeper than the shortest found can be shorter.
             if last.is_empty() || shortest.as_ref().is_some_and(|s| s.len() <= levels.len()) {
@@ -120,6 +128,10 @@ impl<W: Word> Beam<'_, W> {
                     let from = levels[levels.len() - 1][parent as usize].0;
                     found.push(self.chain(from, position)?);
                     found.extend(super::to_target(self.jumps, &self.behind[i], position, g)?);
+                    if let Some(observer) = self.observer {
+                        let moves = found.len() as u32;
+                        (observer.0)(&Event::BeamSolution { moves });
+                    }
                     shortest = Some(found);
                 }
             }
@@ -129,6 +141,15 @@ impl<W: Word> Beam<'_, W> {
             let witnesses: Vec<W> = next.iter().step_by(step).map(|&(p, _)| p).collect();
             if pagodas.learn(&witnesses) > 0 {
                 next.retain(|&(p, _)| pagodas.keeps(p));
+            }
+            if let Some(observer) = self.observer {
+                (observer.0)(&Event::MoveLevel {
+                    bound: None,
+                    target: None,
+                    depth: levels.len() as u32,
+                    positions: next.len() as u64,
+                    held: crate::memory::held(),
+                });
             }
             levels.push(next);
         }
@@ -308,7 +329,10 @@ mod tests {
         let within = start.count_ones();
         let sides = (&targets[..], &groups[..]);
         let behind = match meet {
-            true => super::super::first_levels(&jumps, sides, &behind, within, width, &limits),
+            true => {
+                let depths = (within, width);
+                super::super::first_levels(&jumps, sides, &behind, depths, &limits, None)
+            }
             false => Vec::new(),
         };
         let beam = Beam {
@@ -319,6 +343,7 @@ mod tests {
             targets: &targets,
             behind_bytes: behind.iter().map(Side::bytes).sum(),
             behind: &behind,
+            observer: None,
         };
         let moves = beam.search(start, width, &limits).unwrap()?;
         let mut state = start;

@@ -82,6 +82,7 @@ use crate::error::{Error, Result};
 use crate::limits::Limits;
 use crate::outcome::Levels;
 use crate::program::{Goal, Program};
+use crate::query::{Event, Observer};
 use crate::symmetry::Symmetries;
 use crate::word::Word;
 
@@ -146,8 +147,9 @@ pub fn fewest_moves<W: Word>(
     start: W,
     known: Option<&[usize]>,
     limits: &Limits,
+    observer: Option<&Observer>,
 ) -> Result<MoveOutcome> {
-    let outcome = prove_fewest(program, start, known, limits);
+    let outcome = prove_fewest(program, start, known, limits, observer);
     // What this search proved says nothing of the next run's.
     crate::memory::note_proved(String::new());
     outcome
@@ -160,6 +162,7 @@ fn prove_fewest<W: Word>(
     start: W,
     known: Option<&[usize]>,
     limits: &Limits,
+    observer: Option<&Observer>,
 ) -> Result<MoveOutcome> {
     let jumps: Jumps<W> = Jumps::new(program)?;
     let Goal::Targets(targets) = program.goal() else {
@@ -211,7 +214,14 @@ fn prove_fewest<W: Word>(
         let within = known
             .as_ref()
             .map_or(start.count_ones(), |k| (k.0.len() as u32).saturating_sub(1));
-        let behind = first_levels(&jumps, (&targets, &groups), &behind, within, width, limits);
+        let behind = first_levels(
+            &jumps,
+            (&targets, &groups),
+            &behind,
+            (within, width),
+            limits,
+            observer,
+        );
         let mut sorted = in_class.clone();
         sorted.sort_unstable();
         let beam = Beam {
@@ -222,6 +232,7 @@ fn prove_fewest<W: Word>(
             targets: &sorted,
             behind_bytes: behind.iter().map(Side::bytes).sum(),
             behind: &behind,
+            observer,
         };
         if let Some(moves) = beam.search(start, width, limits)? {
             let flat: Vec<usize> = moves.into_iter().flatten().collect();
@@ -283,6 +294,7 @@ fn prove_fewest<W: Word>(
         ahead: &ahead,
         behind: &behind,
         limits: &levels_limits,
+        observer,
     };
     let lower = ahead.ahead(start);
     // Every jump removes a peg, so no solution has more moves than the start has pegs.
@@ -382,6 +394,8 @@ struct Bounded<'a, W: Word> {
     ahead_pagodas: Option<&'a Mutex<Pagodas<W>>>,
     behind_pagodas: Option<&'a [Mutex<Pagodas<W>>]>,
     limits: &'a Limits,
+    /// Told of each level as it is complete.
+    observer: Option<&'a Observer>,
 }
 
 /// What one bounded search found: the fewest moves, with the levels to
@@ -480,10 +494,12 @@ impl<'a, W: Word> Bounded<'a, W> {
                     let kept = a + 1 + b < reach || remaining > 1.0;
                     found =
                         grow_ahead(self.jumps, &mut fore, &back, budget, kept, 0).map_err(hint)?;
+                    tell(self.observer, Some(bound), None, &fore);
                 } else {
                     let kept = a + b + 1 < reach;
                     found =
                         grow_behind(self.jumps, &mut back, &fore, budget, kept, 0).map_err(hint)?;
+                    tell(self.observer, Some(bound), Some(i), &back);
                 }
             }
             self.keep(&back, Some(i));
@@ -605,6 +621,7 @@ impl<'a, W: Word> Bounded<'a, W> {
                     back.prune = Some(self.toward(&fore.last, false, bound, a, behind));
                     let found =
                         grow_behind(self.jumps, back, &fore, budget, true, beside).map_err(hint)?;
+                    tell(self.observer, Some(bound), Some(i), back);
                     if let Some(meeting) = found {
                         self.keep(&fore, None);
                         self.keep(back, Some(i));
@@ -636,6 +653,7 @@ impl<'a, W: Word> Bounded<'a, W> {
                 })
                 .map_err(hint)?;
             if let Some(meeting) = found {
+                tell(self.observer, Some(bound), None, &fore);
                 self.keep(&fore, None);
                 return met(meeting, fore, backs);
             }
@@ -643,6 +661,7 @@ impl<'a, W: Word> Bounded<'a, W> {
                 searched[i] = true;
             }
             if last {
+                tell(self.observer, Some(bound), None, &fore);
                 break;
             }
             if on.len() > 1 {
@@ -656,6 +675,7 @@ impl<'a, W: Word> Bounded<'a, W> {
                     .collect();
                 fore.cut_last(|p| prunes.iter().any(|prune| prune.keeps(true, a + 1, p)));
             }
+            tell(self.observer, Some(bound), None, &fore);
         }
         self.keep(&fore, None);
         let mut backward: Vec<u64> = Vec::new();
@@ -792,6 +812,25 @@ fn grow_behind<W: Word>(
     back.grow(jumps, fore.bytes() + beside, budget, kept, &meets)
 }
 
+/// Tells the `observer`, if any, that the last level of `side` (forward, or
+/// backward from `target`) of the search with `bound` is complete.
+fn tell<W: Word>(
+    observer: Option<&Observer>,
+    bound: Option<u32>,
+    target: Option<usize>,
+    side: &Side<W>,
+) {
+    if let Some(observer) = observer {
+        (observer.0)(&Event::MoveLevel {
+            bound,
+            target,
+            depth: side.depth(),
+            positions: side.sizes.last().copied().unwrap_or(0),
+            held: crate::memory::held(),
+        });
+    }
+}
+
 /// The size of a side's next level, guessed from its last two (as many
 /// times the last as the last is the one before).
 fn next_size(sizes: &[u64]) -> f64 {
@@ -908,9 +947,9 @@ fn first_levels<'a, W: Word>(
     jumps: &Jumps<W>,
     (targets, groups): (&[W], &'a [Symmetries<W>]),
     behind: &[Regions<W>],
-    within: u32,
-    width: usize,
+    (within, width): (u32, usize),
     limits: &Limits,
+    observer: Option<&Observer>,
 ) -> Vec<Side<'a, W>> {
     let most = width.saturating_mul(8) as f64;
     let budget = limits.max_memory / 4;
@@ -938,6 +977,9 @@ fn first_levels<'a, W: Word>(
             let nothing = |_: &[W]| None;
             // A refused level leaves the side's levels as they were.
             let grown = side.grow(jumps, beside, budget, true, &nothing).is_ok();
+            if grown {
+                tell(observer, None, Some(i), side);
+            }
             refused[i] = !grown;
             grew |= grown;
         }
@@ -1374,8 +1416,9 @@ mod tests {
             for vacancy in 0..cells {
                 let start = ((1u64 << cells) - 1) & !(1 << vacancy);
                 let limits = Limits::default();
-                let narrow = fewest_moves::<u64>(&program, start, None, &limits).unwrap();
-                let wide = fewest_moves::<u128>(&program, start.into(), None, &limits).unwrap();
+                let narrow = fewest_moves::<u64>(&program, start, None, &limits, None).unwrap();
+                let wide =
+                    fewest_moves::<u128>(&program, start.into(), None, &limits, None).unwrap();
                 assert_eq!(narrow, wide, "{name} from vacancy {vacancy}");
                 solved += usize::from(matches!(narrow, MoveOutcome::Solved(_)));
             }

@@ -336,7 +336,7 @@ fn solve(program: &Program, state: &str) -> pegflip::Result<Value> {
     let start = parse_state(program, state)?;
     let limits = &program.puzzle().limits;
     let plan = pegflip::plan::solve_plan(program, Default::default(), limits)?;
-    let outcome = pegflip::run_solve(program, &plan, &start, limits)?;
+    let outcome = pegflip::run_solve(program, &plan, &start, limits, None)?;
     let answer = render::checked_answer(program, &start, &outcome, limits)?;
     let (moves, chains, certificates) = match &outcome {
         Outcome::Solved(s) => (
