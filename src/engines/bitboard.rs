@@ -114,6 +114,10 @@ pub struct GridJumps {
     patterns: Vec<Pattern>,
     /// Symmetries (the identity first).
     order: usize,
+    /// `orbit[f]` is the size of the orbit of a word that `f` of the
+    /// symmetries fix, `order / f` (0 for `f = 0`, which no word has):
+    /// a table, so that weighing a parent by its orbit takes no division.
+    orbit: [u64; MAX_ORDER + 1],
     /// Images per word, `order` padded with the identity: one of [`WIDTHS`].
     width: usize,
     /// Per grid-word byte, per byte value, its `width` images.
@@ -258,6 +262,7 @@ impl GridJumps {
             board: board_word,
             patterns,
             order,
+            orbit: std::array::from_fn(|f| order.checked_div(f).unwrap_or(0) as u64),
             width,
             tables,
             move_images,
@@ -399,14 +404,9 @@ impl GridJumps {
         self.expand_tallied(parents, parts, None);
     }
 
-    /// [`GridJumps::expand`], and with a `tally`, each parent counted in it
-    /// by the size of its stabilizer.
-    fn expand_tallied(
-        &self,
-        parents: &[u64],
-        parts: &mut [Vec<u64>],
-        tally: Option<&mut Stabilizers>,
-    ) {
+    /// [`GridJumps::expand`], and with a `tally`, the size of each parent's
+    /// orbit added to it.
+    fn expand_tallied(&self, parents: &[u64], parts: &mut [Vec<u64>], tally: Option<&mut Orbits>) {
         #[cfg(target_arch = "x86_64")]
         if self.gathers() {
             // SAFETY: the processor has the features the function is compiled for.
@@ -424,7 +424,7 @@ impl GridJumps {
         &self,
         parents: &[u64],
         parts: &mut [Vec<u64>],
-        tally: Option<&mut Stabilizers>,
+        tally: Option<&mut Orbits>,
     ) {
         let file = |best: u64| parts[part_of(best)].push(best);
         self.expand_staged(parents, |best| best, file, tally);
@@ -432,7 +432,7 @@ impl GridJumps {
 
     /// [`GridJumps::expand`] for any processor.
     #[inline(always)]
-    fn expand_any(&self, parents: &[u64], parts: &mut [Vec<u64>], tally: Option<&mut Stabilizers>) {
+    fn expand_any(&self, parents: &[u64], parts: &mut [Vec<u64>], tally: Option<&mut Orbits>) {
         let put = |best: u64| parts[part_of(best)].push(best);
         by_width!(self, expand_n(parents, put, tally))
     }
@@ -443,12 +443,7 @@ impl GridJumps {
     ///
     /// # Panics
     /// When the filing is not compact: it is only where the engine gathers.
-    fn expand_compact(
-        &self,
-        parents: &[u64],
-        parts: &mut [Vec<u32>],
-        tally: Option<&mut Stabilizers>,
-    ) {
+    fn expand_compact(&self, parents: &[u64], parts: &mut [Vec<u32>], tally: Option<&mut Orbits>) {
         #[cfg(target_arch = "x86_64")]
         if self.gathers() {
             // SAFETY: the processor has the features the function is compiled for.
@@ -465,7 +460,7 @@ impl GridJumps {
         &self,
         parents: &[u64],
         parts: &mut [Vec<u32>],
-        tally: Option<&mut Stabilizers>,
+        tally: Option<&mut Orbits>,
     ) {
         let Filing::Compact { board, cells } = self.filing else {
             unreachable!("only a compact filing has compact keys")
@@ -527,20 +522,44 @@ impl GridJumps {
         images.iter().filter(|&&i| i == word).count() - (N - self.order)
     }
 
+    /// [`GridJumps::fixing`] for [`GridJumps::expand_gathered`], inlined only
+    /// into functions compiled for AVX-512: eight images compared with the
+    /// word in one instruction and the matches counted from its mask, where
+    /// the portable count took one mask bit out at a time.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn fixing_gathered<const N: usize>(&self, images: &[u64; N], word: u64) -> usize {
+        use std::arch::x86_64::{_mm512_cmpeq_epi64_mask, _mm512_loadu_si512, _mm512_set1_epi64};
+        if !N.is_multiple_of(8) {
+            return self.fixing(images, word);
+        }
+        let mut matches = 0;
+        for eight in images.chunks_exact(8) {
+            // SAFETY: inlined only into functions compiled for AVX-512, and
+            // the chunk holds the eight words read.
+            let mask = unsafe {
+                let images = _mm512_loadu_si512(eight.as_ptr().cast());
+                _mm512_cmpeq_epi64_mask(images, _mm512_set1_epi64(word as i64))
+            };
+            matches += mask.count_ones() as usize;
+        }
+        matches - (N - self.order)
+    }
+
     /// Expands pattern by pattern, `put`ting each successor's canonical
-    /// form: one loop over each pattern's legal jumps. With a `tally`,
-    /// each parent is counted in it by its stabilizer's size.
+    /// form: one loop over each pattern's legal jumps. With a `tally`, the
+    /// size of each parent's orbit (found from its stabilizer's) is added to it.
     #[inline(always)]
     fn expand_n<const N: usize>(
         &self,
         parents: &[u64],
         mut put: impl FnMut(u64),
-        mut tally: Option<&mut Stabilizers>,
+        mut tally: Option<&mut Orbits>,
     ) {
         for &state in parents {
             let images = self.images::<N>(state);
             if let Some(tally) = tally.as_deref_mut() {
-                tally[self.fixing(&images, state)] += 1;
+                *tally += self.orbit[self.fixing(&images, state)];
             }
             let holes = !state;
             for p in &self.patterns {
@@ -570,7 +589,7 @@ impl GridJumps {
         parents: &[u64],
         stage: impl Fn(u64) -> u64,
         mut file: impl FnMut(u64),
-        mut tally: Option<&mut Stabilizers>,
+        mut tally: Option<&mut Orbits>,
     ) {
         let mut staged = [0u64; STAGED_PARENTS * MOST_GATHERED];
         for chunk in parents.chunks(STAGED_PARENTS) {
@@ -595,13 +614,15 @@ impl GridJumps {
         &self,
         parents: &[u64],
         mut put: impl FnMut(u64),
-        mut tally: Option<&mut Stabilizers>,
+        tally: Option<&mut Orbits>,
     ) {
         use std::arch::x86_64::_pext_u64;
+        // The parents' orbit sizes, summed here and added to the tally once.
+        let mut weighed = 0;
         for &state in parents {
             let images = self.images::<N>(state);
-            if let Some(tally) = tally.as_deref_mut() {
-                tally[self.fixing(&images, state)] += 1;
+            if tally.is_some() {
+                weighed += self.orbit[self.fixing_gathered(&images, state)];
             }
             let holes = !state;
             let mut legal = 0u128;
@@ -616,14 +637,17 @@ impl GridJumps {
                 put(self.least(&images, jump));
             }
         }
+        if let Some(tally) = tally {
+            *tally += weighed;
+        }
     }
 
     /// Runs the layered search from `sources` (canonical grid words), calling
     /// `layer(depth, layer, counted)` for each layer once it is expanded;
     /// `layer` returns false to stop. `counted` is the layer's positions,
     /// or with `weigh`, the positions their orbits hold: each parent's
-    /// stabilizer is counted as it is expanded, from the images its
-    /// successors' canonical forms are taken from.
+    /// orbit is weighed as it is expanded, from the images its successors'
+    /// canonical forms are taken from.
     /// With `keep`, every layer is kept, its partitions sorted (for
     /// [`Layer::common_sum`]), and returned; without, a layer is let go
     /// once the next has been expanded from it. The memory of the layers kept, the one
@@ -668,13 +692,13 @@ impl GridJumps {
         let threads = rayon::current_num_threads().max(1);
         let tasks = threads * 8;
         let mut buffers: Vec<Vec<Vec<K>>> = (0..tasks).map(|_| vec![Vec::new(); PARTS]).collect();
-        let mut tallies: Vec<Stabilizers> = vec![[0; MAX_ORDER + 1]; tasks];
+        let mut tallies: Vec<Orbits> = vec![0; tasks];
         let mut sets: Vec<Set<K>> = (0..PARTS).map(|_| Set::with_capacity(0)).collect();
         // The last layer's growth, to size the sets for the next.
         let mut growth = 2.0f64;
         let mut depth = 0;
         while !current.is_empty() {
-            tallies.iter_mut().for_each(|t| t.fill(0));
+            tallies.iter_mut().for_each(|t| *t = 0);
             let expected = (current.len() as f64 * growth.clamp(0.5, 4.0)) as usize / PARTS;
             sets.par_iter_mut().for_each(|set| set.reset(expected));
             let pieces = current.pieces(ROUND / tasks);
@@ -716,12 +740,7 @@ impl GridJumps {
             }
             drop(pieces);
             let counted = if weigh {
-                let tally =
-                    |fixing: usize| -> u128 { tallies.iter().map(|t| u128::from(t[fixing])).sum() };
-                // Divided once a stabilizer size, as machine words.
-                (1..=self.order)
-                    .map(|fixing| tally(fixing) * (self.order / fixing) as u128)
-                    .sum()
+                tallies.iter().map(|&t| u128::from(t)).sum()
             } else {
                 current.len() as u128
             };
@@ -748,9 +767,9 @@ impl GridJumps {
     }
 }
 
-/// Parents counted by the size of their stabilizer (the index, at most
-/// [`MAX_ORDER`]), to weigh a layer by its orbits.
-type Stabilizers = [u64; MAX_ORDER + 1];
+/// The positions the orbits of a task's parents hold, summed: a layer
+/// weighed by its orbits.
+type Orbits = u64;
 
 /// A key the layers' sets hold: a grid word, or a compact key of 32 bits.
 trait Filed: Slot {
@@ -760,7 +779,7 @@ trait Filed: Slot {
         engine: &GridJumps,
         parents: &[u64],
         parts: &mut [Vec<Self>],
-        tally: Option<&mut Stabilizers>,
+        tally: Option<&mut Orbits>,
     );
     /// The layer the `sets` hold, as [`Layer::from_sets`].
     fn layer(engine: &GridJumps, sets: &mut [Set<Self>], sorted: bool) -> Layer;
@@ -771,7 +790,7 @@ impl Filed for u64 {
         engine: &GridJumps,
         parents: &[u64],
         parts: &mut [Vec<u64>],
-        tally: Option<&mut Stabilizers>,
+        tally: Option<&mut Orbits>,
     ) {
         engine.expand_tallied(parents, parts, tally);
     }
@@ -786,7 +805,7 @@ impl Filed for u32 {
         engine: &GridJumps,
         parents: &[u64],
         parts: &mut [Vec<u32>],
-        tally: Option<&mut Stabilizers>,
+        tally: Option<&mut Orbits>,
     ) {
         engine.expand_compact(parents, parts, tally);
     }
