@@ -20,6 +20,7 @@ use rayon::prelude::*;
 
 use crate::bits::Bits;
 use crate::engines::bitboard::{GridJumps, Layer};
+use crate::engines::parts::Filing;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 use crate::outcome::Summary;
@@ -78,6 +79,7 @@ pub(crate) fn count(program: &Program, request: &Request, limits: &Limits) -> Re
         ..Summary::default()
     };
     let max_memory = limits.max_memory;
+    refuse_what_cannot_fit(program, &engine, start, request.reachable, max_memory)?;
     let source = engine.canon(engine.to_grid(start));
     if request.reachable {
         let weigh = !request.symmetry;
@@ -142,6 +144,75 @@ pub(crate) fn count(program: &Program, request: &Request, limits: &Limits) -> Re
         }
     }
     Ok(summary)
+}
+
+/// The least `--max-memory` at which a count is estimated before it starts:
+/// below it, a run that cannot fit fills the limit and stops within seconds,
+/// about the sample's own time.
+const SAMPLED_FROM: u64 = 1 << 30;
+
+/// Refuses, before the first layer, a count whose layers cannot fit in
+/// `max_memory`. Counting the reachable positions holds a layer (8 bytes a
+/// position) while the sets build the next (about 11 bytes a position, 5.5
+/// with compact keys); a winning line keeps every forward layer. Where even
+/// every position with each layer's number of pegs, up to the engine's
+/// symmetries, would fit, or where `max_memory` is below [`SAMPLED_FROM`],
+/// nothing is estimated; otherwise each layer is estimated from the sample
+/// of `sample.rs` (0.2 to 0.3 s), and the run is refused when the estimate
+/// of its peak passes `max_memory`. The layers' own check still stops a
+/// run that outgrows its estimate (the sample counts the positions its
+/// tests could not settle as not reached, so it tends to count low).
+fn refuse_what_cannot_fit(
+    program: &Program,
+    engine: &GridJumps,
+    start: u64,
+    reachable: bool,
+    max_memory: u64,
+) -> Result<()> {
+    let building = match engine.filing() {
+        Filing::Words => 11.0,
+        Filing::Compact { .. } => 5.5,
+    };
+    let round = crate::engines::bitboard::round_bytes(program.moves().len() as u128) as f64;
+    let order = engine.order() as f64;
+    let peak = |sizes: &[f64]| -> f64 {
+        let most = if reachable {
+            (0..sizes.len())
+                .map(|d| sizes[d] * 8.0 + sizes.get(d + 1).copied().unwrap_or(0.0) * building)
+                .fold(0.0, f64::max)
+        } else {
+            sizes.iter().sum::<f64>() * 8.0 + sizes.iter().copied().fold(0.0, f64::max) * building
+        };
+        most / order + round
+    };
+    let cells = program.cells() as u32;
+    let pegs = start.count_ones();
+    let spaces: Vec<f64> = (0..pegs)
+        .map(|d| crate::engines::sample::binomial(cells, pegs - d) as f64)
+        .collect();
+    if max_memory < SAMPLED_FROM || peak(&spaces) <= max_memory as f64 {
+        return Ok(());
+    }
+    let Some(layers) = crate::engines::sample::layers(program, start, Default::default()) else {
+        return Ok(());
+    };
+    let sizes: Vec<f64> = layers.iter().map(|l| l.estimate()).collect();
+    let need = peak(&sizes);
+    if need > max_memory as f64 {
+        return Err(Limits::exceeded_bound(
+            "max-memory",
+            format!(
+                "the memory the layers are estimated to need at their peak (from at most {} \
+                 positions drawn per layer)",
+                crate::engines::sample::Sampling::default().draws
+            ),
+            need as u128,
+            u128::from(max_memory),
+            "raise --max-memory if the machine has room, or let the count spill to disk \
+             (--workers 2 --spill-dir DIR)",
+        ));
+    }
+    Ok(())
 }
 
 /// The symmetries that fix `start`, as cell permutations. Without

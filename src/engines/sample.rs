@@ -401,7 +401,7 @@ fn reaches(jumps: &[Backward], position: u64, start: u64, budget: usize) -> Opti
 }
 
 /// `C(n, k)`, exactly.
-fn binomial(n: u32, k: u32) -> u128 {
+pub(crate) fn binomial(n: u32, k: u32) -> u128 {
     let k = k.min(n - k.min(n));
     (0..k).fold(1u128, |c, i| c * u128::from(n - i) / u128::from(i + 1))
 }

@@ -160,6 +160,48 @@ fn english33_solves_in_31_jumps_and_verifies() {
     assert_eq!(check.status.code(), Some(0));
 }
 
+/// A peg count whose layers cannot fit is refused before its first layer,
+/// from the sample's estimate, while one that fits still runs.
+#[test]
+fn a_peg_count_past_max_memory_is_refused_before_it_starts() {
+    // French from c1 in full holds about 7 GB at its peak; the sample puts
+    // it past 1 GiB at once.
+    let args = [
+        "states",
+        "french37",
+        "--from",
+        "full but c1",
+        "--reachable",
+        "--count",
+        "--max-memory",
+        "1G",
+    ];
+    let out = pegflip(&args, b"");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(out.stdout.is_empty());
+    assert!(
+        stderr.contains("the memory the layers are estimated to need at their peak")
+            && stderr.contains("past the limit max-memory = 1073741824")
+            && stderr.contains("--spill-dir"),
+        "{stderr}"
+    );
+    // Sampled too (its every-position bound passes 1 GiB), English fits.
+    assert_eq!(
+        run(&[
+            "states",
+            "english33",
+            "--from",
+            "start",
+            "--reachable",
+            "--count",
+            "--max-memory",
+            "1G"
+        ]),
+        "187636299\n"
+    );
+}
+
 #[test]
 fn reachable_needs_a_start_and_head_ends_quietly() {
     let out = pegflip(&["states", "puzzles/flip4x4.toml", "--reachable"], b"");
