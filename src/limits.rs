@@ -194,12 +194,15 @@ pub fn require_cells(
 
 /// 60% of the machine's memory (8 GiB where it cannot be read).
 pub fn default_max_memory() -> u64 {
-    let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
-        let line = m.lines().find(|l| l.starts_with("MemTotal:"))?;
-        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-        Some(kb * 1024)
-    });
-    total.map_or(8 << 30, |t| t / 10 * 6)
+    machine_memory().map_or(8 << 30, |t| t / 10 * 6)
+}
+
+/// The machine's memory, where the system tells it.
+pub fn machine_memory() -> Option<u64> {
+    let m = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = m.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
 }
 
 /// The memory this process holds (its resident set), where the system tells it.

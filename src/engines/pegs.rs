@@ -161,7 +161,9 @@ const SAMPLED_FROM: u64 = 1 << 30;
 /// of `sample.rs` (0.2 to 0.3 s), and the run is refused when the estimate
 /// of its peak passes `max_memory`. The layers' own check still stops a
 /// run that outgrows its estimate (the sample counts the positions its
-/// tests could not settle as not reached, so it tends to count low).
+/// tests could not settle as not reached, so it tends to count low). A
+/// `max_memory` past the machine's memory is held to the machine's: an
+/// estimate past that is refused whatever the limit.
 fn refuse_what_cannot_fit(
     program: &Program,
     engine: &GridJumps,
@@ -190,7 +192,10 @@ fn refuse_what_cannot_fit(
     let spaces: Vec<f64> = (0..pegs)
         .map(|d| crate::engines::sample::binomial(cells, pegs - d) as f64)
         .collect();
-    if max_memory < SAMPLED_FROM || peak(&spaces) <= max_memory as f64 {
+    // A limit past the machine's memory cannot be held to: the machine is the limit then.
+    let machine = crate::limits::machine_memory().unwrap_or(u64::MAX);
+    let room = max_memory.min(machine);
+    if max_memory < SAMPLED_FROM || peak(&spaces) <= room as f64 {
         return Ok(());
     }
     let Some(layers) = crate::engines::sample::layers(program, start, Default::default()) else {
@@ -198,6 +203,17 @@ fn refuse_what_cannot_fit(
     };
     let sizes: Vec<f64> = layers.iter().map(|l| l.estimate()).collect();
     let need = peak(&sizes);
+    if need > machine as f64 && machine < max_memory {
+        return Err(Error::Usage(format!(
+            "the layers are estimated to need {} at their peak (from at most {} positions \
+             drawn per layer), more than this machine's {} of memory, whatever --max-memory \
+             allows: let the count spill to disk (--workers 2 --spill-dir DIR), or run it on \
+             more processes",
+            crate::limits::human_bytes(need as u128),
+            crate::engines::sample::Sampling::default().draws,
+            crate::limits::human_bytes(u128::from(machine)),
+        )));
+    }
     if need > max_memory as f64 {
         return Err(Limits::exceeded_bound(
             "max-memory",

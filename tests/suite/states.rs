@@ -186,6 +186,36 @@ fn a_peg_count_past_max_memory_is_refused_before_it_starts() {
             && stderr.contains("--spill-dir"),
         "{stderr}"
     );
+    // A limit past the machine's memory is held to the machine's: the 7 x 7
+    // square board's count, estimated at terabytes, is refused whatever the
+    // limit says.
+    let dir = crate::common::scratch("square7");
+    let square = dir.join("square7.toml");
+    std::fs::write(
+        &square,
+        "name = \"Square 7\"\nstart = \"full but c3\"\n[board]\nrows = 7\ncols = 7\nnames = \"chess\"\n\
+         [[moves]]\njump = \"orthogonal\"\n[goal]\none-piece = \"c3\"\n",
+    )
+    .unwrap();
+    let square = square.display().to_string();
+    let args = [
+        "states",
+        &square,
+        "--from",
+        "start",
+        "--reachable",
+        "--count",
+        "--max-memory",
+        "18446744073709551615",
+    ];
+    let out = pegflip(&args, b"");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("more than this machine's") && stderr.contains("--spill-dir"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
     // Sampled too (its every-position bound passes 1 GiB), English fits.
     assert_eq!(
         run(&[
