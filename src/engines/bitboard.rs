@@ -69,6 +69,9 @@ const MAX_PATTERNS: usize = 64;
 /// The most symmetries the engine takes: images are kept on the stack.
 const MAX_ORDER: usize = 48;
 
+/// The cells a piece of [`GridJumps`]' cell tables covers.
+const CELL_BITS: usize = 4;
+
 /// The image widths the engine is compiled for: a group of `order`
 /// symmetries uses the least width at or above it, padded with the identity
 /// (which leaves every least image as it is).
@@ -124,6 +127,17 @@ pub struct GridJumps {
     tables: Vec<Vec<u64>>,
     /// Per jump, by number, the `width` images of its three cells.
     move_images: Vec<u64>,
+    /// Per piece of [`CELL_BITS`] of the board's cells in order (a state's
+    /// cells gathered by `pext`), per value, its `width` images: with
+    /// eight images, a table of 9 KB for 33 cells, which stays in the
+    /// first-level cache where the tables by grid-word byte (112 KB) do not.
+    cell_tables: Vec<u64>,
+    /// [`GridJumps::cell_tables`] with each image's cells gathered too:
+    /// images in the board's cell order, which keeps the order of grid
+    /// words (so the least image is the same), for [`GridJumps::expand_eights`].
+    cell_images: Vec<u64>,
+    /// [`GridJumps::move_images`] in the board's cell order.
+    move_cells: Vec<u64>,
     /// Whether the successors are gathered a state at a time, by code
     /// compiled for AVX-512 and BMI2 ([`GridJumps::gathers`]).
     gathered: bool,
@@ -246,6 +260,24 @@ impl GridJumps {
                 table
             })
             .collect();
+        let cells: Vec<u32> = (0..64).filter(|&b| board_word >> b & 1 == 1).collect();
+        let mut cell_tables = Vec::new();
+        for piece in cells.chunks(CELL_BITS) {
+            for v in 0..1u64 << CELL_BITS {
+                let word = piece
+                    .iter()
+                    .enumerate()
+                    .fold(0, |w, (i, &b)| w | (v >> i & 1) << b);
+                cell_tables.extend((0..width).map(|k| image(k, word)));
+            }
+        }
+        let gathered = |word: u64| {
+            cells
+                .iter()
+                .enumerate()
+                .fold(0, |out, (i, &b)| out | (word >> b & 1) << i)
+        };
+        let cell_images = cell_tables.iter().map(|&w| gathered(w)).collect();
         let mut move_images = Vec::new();
         for (p, list) in patterns.iter_mut().zip(&mut flips) {
             p.first = move_images.len() / width;
@@ -265,7 +297,10 @@ impl GridJumps {
             orbit: std::array::from_fn(|f| order.checked_div(f).unwrap_or(0) as u64),
             width,
             tables,
+            move_cells: move_images.iter().map(|&w| gathered(w)).collect(),
             move_images,
+            cell_tables,
+            cell_images,
             gathered: false,
             filing: Filing::Words,
         };
@@ -309,6 +344,28 @@ impl GridJumps {
         for (byte, table) in self.tables.iter().enumerate() {
             let v = (word >> (8 * byte) & 0xff) as usize;
             let row: &[u64; N] = table[v * N..(v + 1) * N]
+                .try_into()
+                .expect("a table row holds the engine's width");
+            for k in 0..N {
+                out[k] |= row[k];
+            }
+        }
+        out
+    }
+
+    /// The `N` images of `word`, from its cells gathered by `pext` and
+    /// looked up [`CELL_BITS`] at a time: inlined only into functions
+    /// compiled for BMI2.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn images_gathered<const N: usize>(&self, word: u64) -> [u64; N] {
+        // SAFETY: inlined only into functions compiled for BMI2.
+        let mut cells = unsafe { std::arch::x86_64::_pext_u64(word, self.board) };
+        let mut out = [0; N];
+        for rows in self.cell_tables.chunks_exact(N << CELL_BITS) {
+            let v = (cells & ((1 << CELL_BITS) - 1)) as usize;
+            cells >>= CELL_BITS;
+            let row: &[u64; N] = rows[v * N..(v + 1) * N]
                 .try_into()
                 .expect("a table row holds the engine's width");
             for k in 0..N {
@@ -468,6 +525,9 @@ impl GridJumps {
         let shift = cells - PARTS.trailing_zeros();
         let low = (1u64 << shift) - 1;
         let file = |mixed: u64| parts[(mixed >> shift) as usize].push((mixed & low) as u32);
+        if self.width == 8 {
+            return self.expand_eights(parents, cells, file, tally);
+        }
         self.expand_staged(parents, |best| mix(best, board, cells), file, tally);
     }
 
@@ -497,6 +557,9 @@ impl GridJumps {
         };
         let shift = cells - PARTS.trailing_zeros();
         let file = |mixed: u64| parts[(mixed >> shift) as usize].push(mixed);
+        if self.width == 8 {
+            return self.expand_eights(parents, cells, file, None);
+        }
         self.expand_staged(parents, |best| mix(best, board, cells), file, None);
     }
 
@@ -603,6 +666,118 @@ impl GridJumps {
         }
     }
 
+    /// A parent's eight images in the board's cell order (from `rows`, the
+    /// engine's cell images), which of them equal it, a bit each, and its
+    /// legal jumps, for [`GridJumps::expand_eights`].
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn prepare_eight(&self, rows: &[u64], state: u64) -> (std::arch::x86_64::__m512i, u8, u128) {
+        use std::arch::x86_64::*;
+        // SAFETY (every block): inlined only into functions compiled for
+        // AVX-512 F and BMI2; each load reads a whole row of eight words.
+        let mut word = unsafe { _pext_u64(state, self.board) };
+        let own = word;
+        let mut images = unsafe { _mm512_setzero_si512() };
+        for piece in rows.chunks_exact(8 << CELL_BITS) {
+            let v = (word & ((1 << CELL_BITS) - 1)) as usize;
+            word >>= CELL_BITS;
+            let row = &piece[v * 8..v * 8 + 8];
+            images = unsafe { _mm512_or_si512(images, _mm512_loadu_si512(row.as_ptr().cast())) };
+        }
+        let fixed = unsafe { _mm512_cmpeq_epi64_mask(images, _mm512_set1_epi64(own as i64)) };
+        let holes = !state;
+        let mut legal = 0u128;
+        for p in &self.patterns {
+            let at = p.anchors & state >> p.pegs[0] & state >> p.pegs[1] & holes >> p.hole;
+            legal |= u128::from(unsafe { _pext_u64(at, p.anchors) }) << p.first;
+        }
+        (images, fixed, legal)
+    }
+
+    /// Expands a compact filing's parents with eight symmetries, `file`ing
+    /// each successor's mix ([`mix`], within `cells` bits), eight
+    /// successors at a time: each successor's eight images are one vector
+    /// (its parent's images XOR its jump's, all in the board's cell order,
+    /// so the cells need no gathering), and eight such vectors are reduced
+    /// to their eight least images together, by halves swapped between
+    /// them, where each alone took its least by halves of its own. Chunks
+    /// of [`STAGED_PARENTS`] are staged before they are filed, as in
+    /// [`GridJumps::expand_staged`]; the last eight may be padded with
+    /// copies of a successor, which the sets take once. A `tally` counts
+    /// the parents as [`GridJumps::expand_n`]'s does.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn expand_eights(
+        &self,
+        parents: &[u64],
+        cells: u32,
+        mut file: impl FnMut(u64),
+        tally: Option<&mut Orbits>,
+    ) {
+        use std::arch::x86_64::*;
+        let pieces = self.board.count_ones().div_ceil(CELL_BITS as u32) as usize;
+        let rows = &self.cell_images[..pieces * (8 << CELL_BITS)];
+        // SAFETY (every block below): inlined only into functions compiled
+        // for AVX-512 (F, DQ) and BMI2; each load reads eight words of a
+        // table row, checked in bounds by the slice taken.
+        let (mixer, low) = unsafe {
+            (
+                _mm512_set1_epi64(crate::engines::parts::MIX as i64),
+                _mm512_set1_epi64(((1u64 << cells) - 1) as i64),
+            )
+        };
+        let mut ring = [unsafe { _mm512_setzero_si512() }; 8];
+        let mut n = 0;
+        let mut staged = [0u64; STAGED_PARENTS * MOST_GATHERED + 8];
+        let mut m = 0;
+        let mut weighed = 0;
+        let mut prepared = [(unsafe { _mm512_setzero_si512() }, 0u8, 0u128); STAGED_PARENTS];
+        for chunk in parents.chunks(STAGED_PARENTS) {
+            // The chunk's images and legal jumps first, in a loop with no
+            // branch that varies, then its successors.
+            for (p, &state) in prepared.iter_mut().zip(chunk) {
+                *p = self.prepare_eight(rows, state);
+            }
+            for &(images, fixed, mut legal) in &prepared[..chunk.len()] {
+                if tally.is_some() {
+                    weighed += self.orbit[fixed.count_ones() as usize - (8 - self.order)];
+                }
+                while legal != 0 {
+                    let jump = legal.trailing_zeros() as usize;
+                    legal &= legal - 1;
+                    let row = &self.move_cells[jump * 8..jump * 8 + 8];
+                    ring[n] = unsafe {
+                        _mm512_xor_si512(images, _mm512_loadu_si512(row.as_ptr().cast()))
+                    };
+                    n += 1;
+                    if n == 8 {
+                        let least = unsafe { least_of_eight(&ring) };
+                        let mixed =
+                            unsafe { _mm512_and_si512(_mm512_mullo_epi64(least, mixer), low) };
+                        unsafe { _mm512_storeu_si512(staged[m..m + 8].as_mut_ptr().cast(), mixed) };
+                        m += 8;
+                        n = 0;
+                    }
+                }
+            }
+            staged[..m].iter().for_each(|&s| file(s));
+            m = 0;
+        }
+        staged[..m].iter().for_each(|&s| file(s));
+        if n > 0 {
+            for k in n..8 {
+                ring[k] = ring[0];
+            }
+            let least = unsafe { least_of_eight(&ring) };
+            let mixed = unsafe { _mm512_and_si512(_mm512_mullo_epi64(least, mixer), low) };
+            unsafe { _mm512_storeu_si512(staged[..8].as_mut_ptr().cast(), mixed) };
+            staged[..8].iter().for_each(|&s| file(s));
+        }
+        if let Some(tally) = tally {
+            *tally += weighed;
+        }
+    }
+
     /// Expands with a state's legal jumps gathered into one word of 128
     /// bits, bit `j` for jump number `j`, each pattern's by `pext`: one loop
     /// a state, whose end is the only branch that varies, instead of one a
@@ -620,7 +795,7 @@ impl GridJumps {
         // The parents' orbit sizes, summed here and added to the tally once.
         let mut weighed = 0;
         for &state in parents {
-            let images = self.images::<N>(state);
+            let images = self.images_gathered::<N>(state);
             if tally.is_some() {
                 weighed += self.orbit[self.fixing_gathered(&images, state)];
             }
@@ -764,6 +939,42 @@ impl GridJumps {
             kept.push(current);
         }
         Ok(kept)
+    }
+}
+
+/// The least word of each of eight vectors, in the order 0, 4, 1, 5, 2,
+/// 6, 3, 7: three rounds of halves swapped between pairs of vectors and
+/// their minima taken, seven minima in all, where eight vectors reduced
+/// one by one take twenty-one.
+///
+/// # Safety
+/// The processor has AVX-512 F.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn least_of_eight(v: &[std::arch::x86_64::__m512i; 8]) -> std::arch::x86_64::__m512i {
+    use std::arch::x86_64::*;
+    // SAFETY: the caller's processor has AVX-512 F.
+    unsafe {
+        // Each pair's halves of 256 bits: a vector with four minima of each.
+        let halves = |a, b| {
+            _mm512_min_epu64(
+                _mm512_shuffle_i64x2(a, b, 0x44),
+                _mm512_shuffle_i64x2(a, b, 0xEE),
+            )
+        };
+        // Each pair of those: a lane of 128 bits with two minima of each of four.
+        let quarters = |a, b| {
+            _mm512_min_epu64(
+                _mm512_shuffle_i64x2(a, b, 0x88),
+                _mm512_shuffle_i64x2(a, b, 0xDD),
+            )
+        };
+        let low = quarters(halves(v[0], v[1]), halves(v[2], v[3]));
+        let high = quarters(halves(v[4], v[5]), halves(v[6], v[7]));
+        _mm512_min_epu64(
+            _mm512_unpacklo_epi64(low, high),
+            _mm512_unpackhi_epi64(low, high),
+        )
     }
 }
 

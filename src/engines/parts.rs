@@ -27,7 +27,7 @@ pub(crate) enum Filing {
 }
 
 /// The odd multiplier of [`Filing::Compact`]'s mix.
-const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
+pub(crate) const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// The inverse of [`MIX`] modulo 2^64 (so modulo every 2^k), by Newton's
 /// iteration: each step doubles the bits that are right.
@@ -52,6 +52,19 @@ impl Filing {
             return Some(Filing::Compact { board, cells });
         }
         None
+    }
+
+    /// What the packed forms ([`Filing::pack`]) are, in words: processes
+    /// that exchange them must pack alike, and a processor without AVX-512
+    /// and BMI2 packs whole words where one with them packs compact keys.
+    #[cfg(feature = "dataflow")]
+    pub(crate) fn describe(&self) -> String {
+        match *self {
+            Filing::Words => "whole grid words".to_string(),
+            Filing::Compact { cells, .. } => {
+                format!("compact keys of {cells} cells (a processor with AVX-512 and BMI2)")
+            }
+        }
     }
 
     /// The partition of `word`.
@@ -479,6 +492,11 @@ pub(crate) struct Set<K: Slot = u64> {
     len: usize,
 }
 
+/// Keys a [`Set`] screens at a time on a processor with AVX-512: each
+/// key's first bucket is looked in with no branch on what is found, and
+/// only the keys not found there are inserted one by one.
+const SCREENED: usize = 64;
+
 impl<K: Slot> Set<K> {
     /// Keys per bucket: one cache line.
     const BUCKET: usize = 64 / std::mem::size_of::<K>();
@@ -554,13 +572,31 @@ impl<K: Slot> Set<K> {
     /// [`Set::extend`] compiled for AVX-512.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw")]
-    fn extend_avx512(&mut self, keys: impl Iterator<Item = K>) {
-        for k in keys {
-            // SAFETY: this function runs only where AVX-512 is, and a
-            // bucket is a whole cache line of slots.
-            self.insert_by(k, |slots, key| unsafe {
-                K::compare_avx512(slots.as_ptr(), key)
-            });
+    fn extend_avx512(&mut self, mut keys: impl Iterator<Item = K>) {
+        // SAFETY: this function runs only where AVX-512 is, and a bucket
+        // is a whole cache line of slots.
+        let compare = |slots: &[K], key| unsafe { K::compare_avx512(slots.as_ptr(), key) };
+        let mut batch = [K::EMPTY; SCREENED];
+        let mut missing = [K::EMPTY; SCREENED];
+        loop {
+            let mut len = 0;
+            for (slot, key) in batch.iter_mut().zip(keys.by_ref()) {
+                *slot = key;
+                len += 1;
+            }
+            let mut n = 0;
+            for &key in &batch[..len] {
+                let at = self.offset + self.bucket(key) * Self::BUCKET;
+                let (found, _) = compare(&self.table[at..at + Self::BUCKET], key);
+                missing[n] = key;
+                n += usize::from(!found);
+            }
+            missing[..n]
+                .iter()
+                .for_each(|&k| self.insert_by(k, compare));
+            if len < SCREENED {
+                return;
+            }
         }
     }
 

@@ -139,7 +139,10 @@ pub fn count(
     let budget = limits.max_memory / cluster.threads.max(1) as u64;
     // Every process gets the same estimate: process 0 draws the sample, on
     // all its cores, while the others wait for it.
-    let mut peers = Peers::connect(cluster, &Agreement::of(program, request, cluster))?;
+    let mut peers = Peers::connect(
+        cluster,
+        &Agreement::of(program, request, cluster, engine.filing()),
+    )?;
     let draw = || estimate(program, start, order, cluster.workers());
     let estimate = match &mut peers {
         Some(peers) => peers.worked_out_by_first(|| draw().into())?.into(),

@@ -11,6 +11,7 @@ use timely::communication::allocator::zero_copy::bytes_slab::BytesRefill;
 use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
 use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
 
+use crate::engines::parts::Filing;
 use crate::error::{Error, Result};
 use crate::program::Program;
 use crate::query::{Cluster, Output, Request};
@@ -42,8 +43,14 @@ const REFUSED: &str = "refused";
 pub(super) struct Agreement(Vec<(String, String)>);
 
 impl Agreement {
-    /// The agreement of this process's run.
-    pub(super) fn of(program: &Program, request: &Request, cluster: &Cluster) -> Agreement {
+    /// The agreement of this process's run, whose positions are exchanged
+    /// as `filing` packs them.
+    pub(super) fn of(
+        program: &Program,
+        request: &Request,
+        cluster: &Cluster,
+        filing: Filing,
+    ) -> Agreement {
         let yes = |b: bool| if b { "yes" } else { "no" }.to_string();
         let puzzle = program.puzzle();
         let start = request
@@ -68,6 +75,7 @@ impl Agreement {
                 ),
             ),
             ("the start".into(), start),
+            ("the packing of positions".into(), filing.describe()),
             ("--reachable".into(), yes(request.reachable)),
             ("--symmetry".into(), yes(request.symmetry)),
             ("--no-orbits".into(), yes(request.explicit)),
@@ -622,5 +630,40 @@ pub(super) fn lost_peer(panic: &str) -> String {
         )
     } else {
         format!("a worker failed: {panic}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Processes whose processors pack positions differently (one with
+    /// AVX-512 and BMI2, one without) would exchange keys that mean
+    /// different positions: they must refuse, naming the packing.
+    #[test]
+    fn processes_that_pack_positions_differently_do_not_agree() {
+        let entry = crate::catalogue::find("english33").unwrap();
+        let program = crate::Puzzle::parse(entry.text, "english33")
+            .unwrap()
+            .compile()
+            .unwrap();
+        let request = Request::default();
+        let cluster = Cluster::local(1);
+        let board = (1u64 << 33) - 1;
+        let compact = Filing::Compact { board, cells: 33 };
+        let ours = Agreement::of(&program, &request, &cluster, compact);
+        let same = Agreement::of(&program, &request, &cluster, compact);
+        assert_eq!(ours.differences(&same, 0, 1), None);
+        let theirs = Agreement::of(&program, &request, &cluster, Filing::Words);
+        let said = ours
+            .differences(&theirs, 0, 1)
+            .expect("the packings differ");
+        assert!(
+            said.contains(
+                "the packing of positions is compact keys of 33 cells (a processor with AVX-512 \
+                 and BMI2) on process 0 but whole grid words on process 1"
+            ),
+            "{said}"
+        );
     }
 }
