@@ -35,6 +35,8 @@
 //! grid word, or failing that whose cells in order, fit in 63 bits;
 //! [`GridJumps::new`] says when it applies.
 
+use std::sync::Mutex;
+
 use rayon::prelude::*;
 
 pub(crate) use crate::engines::parts::Layer;
@@ -57,6 +59,9 @@ pub fn round_bytes(moves: u128) -> u128 {
 /// The most jumps a board may have for its successors to be gathered
 /// ([`GridJumps::expand_gathered`]): one bit each in a word of 128 bits.
 const MOST_GATHERED: usize = 128;
+
+/// Pieces a thread takes per round, on average ([`GridJumps::run`]).
+const PIECES_PER_THREAD: usize = 32;
 
 /// Parents whose successors are computed before any is filed
 /// ([`GridJumps::expand_staged`]).
@@ -865,24 +870,46 @@ impl GridJumps {
         let mut kept_bytes = 0;
         let mut current = Layer::from_keys(sources.to_vec(), self.filing);
         let threads = rayon::current_num_threads().max(1);
-        let tasks = threads * 8;
-        let mut buffers: Vec<Vec<Vec<K>>> = (0..tasks).map(|_| vec![Vec::new(); PARTS]).collect();
-        let mut tallies: Vec<Orbits> = vec![0; tasks];
+        // Each thread files into buffers of its own, taking the round's
+        // pieces as it is free: many small pieces keep both threads busy
+        // to the end of a round.
+        let pieces_per_round = threads * PIECES_PER_THREAD;
+        let mut buffers: Vec<Mutex<(Vec<Vec<K>>, Orbits)>> = (0..threads)
+            .map(|_| Mutex::new((vec![Vec::new(); PARTS], 0)))
+            .collect();
         let mut sets: Vec<Set<K>> = (0..PARTS).map(|_| Set::with_capacity(0)).collect();
         // The last layer's growth, to size the sets for the next.
         let mut growth = 2.0f64;
+        // Successors per parent in the last round, to size the buffers for the next.
+        let mut rate = 8.0f64;
         let mut depth = 0;
         while !current.is_empty() {
-            tallies.iter_mut().for_each(|t| *t = 0);
+            buffers.iter_mut().for_each(|b| lock(b).1 = 0);
             let expected = (current.len() as f64 * growth.clamp(0.5, 4.0)) as usize / PARTS;
             sets.par_iter_mut().for_each(|set| set.reset(expected));
-            let pieces = current.pieces(ROUND / tasks);
-            for round in pieces.chunks(tasks) {
+            let pieces = current.pieces(ROUND / pieces_per_round);
+            for round in pieces.chunks(pieces_per_round) {
+                // Each buffer is sized for its share of the round's
+                // successors at the last round's rate, so that it does not
+                // grow by copies (and fault on every copy's pages).
+                let parents: usize = round.iter().flatten().map(|p| p.len()).sum();
+                let want = (parents as f64 * rate * 1.2 / (threads * PARTS) as f64) as usize + 16;
                 // What is held now: the buffers keep their capacity from round to round.
                 let buffered: u64 = buffers
-                    .iter()
-                    .flatten()
-                    .map(|b| (b.capacity() * std::mem::size_of::<K>()) as u64)
+                    .iter_mut()
+                    .map(|b| {
+                        let parts = &mut lock(b).0;
+                        for part in parts.iter_mut() {
+                            part.clear();
+                            if part.capacity() < want {
+                                *part = Vec::with_capacity(want);
+                            }
+                        }
+                        parts
+                            .iter()
+                            .map(|b| (b.capacity() * std::mem::size_of::<K>()) as u64)
+                            .sum::<u64>()
+                    })
                     .sum();
                 let set_bytes: u64 = sets.iter().map(Set::bytes).sum();
                 let total = held + kept_bytes + current.bytes() + set_bytes + buffered;
@@ -895,27 +922,30 @@ impl GridJumps {
                         "raise --max-memory if the machine has room",
                     ));
                 }
-                buffers
-                    .par_iter_mut()
-                    .zip(tallies.par_iter_mut())
-                    .zip(round.par_iter())
-                    .for_each(|((parts, tally), piece)| {
-                        parts.iter_mut().for_each(Vec::clear);
-                        for parents in piece {
-                            K::expand(self, parents, parts, weigh.then_some(&mut *tally));
-                        }
-                    });
-                let buffers = &buffers[..round.len()];
+                round.par_iter().for_each(|piece| {
+                    let me = rayon::current_thread_index().unwrap_or(0) % threads;
+                    let mut mine = buffers[me].lock().unwrap_or_else(|e| e.into_inner());
+                    let (parts, tally) = &mut *mine;
+                    for parents in piece {
+                        K::expand(self, parents, parts, weigh.then_some(&mut *tally));
+                    }
+                });
+                let filled: Vec<&Vec<Vec<K>>> = buffers.iter_mut().map(|b| &lock(b).0).collect();
+                let successors: usize = filled
+                    .iter()
+                    .flat_map(|parts| parts.iter().map(Vec::len))
+                    .sum();
+                rate = successors as f64 / parents.max(1) as f64;
                 sets.par_iter_mut().enumerate().for_each(|(p, set)| {
                     set.warm();
-                    for parts in buffers {
+                    for parts in &filled {
                         set.extend(&parts[p]);
                     }
                 });
             }
             drop(pieces);
             let counted = if weigh {
-                tallies.iter().map(|&t| u128::from(t)).sum()
+                buffers.iter_mut().map(|b| u128::from(lock(b).1)).sum()
             } else {
                 current.len() as u128
             };
@@ -976,6 +1006,12 @@ unsafe fn least_of_eight(v: &[std::arch::x86_64::__m512i; 8]) -> std::arch::x86_
             _mm512_unpackhi_epi64(low, high),
         )
     }
+}
+
+/// What a mutex holds, to one who holds it mutably: a thread that
+/// panicked while filing has already ended the run.
+fn lock<T>(m: &mut Mutex<T>) -> &mut T {
+    m.get_mut().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The positions the orbits of a task's parents hold, summed: a layer
