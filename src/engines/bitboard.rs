@@ -13,12 +13,15 @@
 //!   symmetry maps XOR to XOR. So the images of a successor under every
 //!   symmetry are the parent's images (computed once per parent) XOR the
 //!   move's images (tabled once): its canonical form, the least image, is
-//!   one XOR and one minimum per symmetry.
+//!   one XOR and one minimum per symmetry. With eight symmetries and compact
+//!   keys, eight successors' images are eight vectors, reduced to their
+//!   eight least images together ([`GridJumps::expand_eights`]).
 //! - **Hash partitions.** Successors are scattered by a hash of their
 //!   canonical form into [`PARTS`] partitions, each deduplicated in a hash
 //!   set small enough for the cache, on rayon's threads. Parents are taken in
 //!   rounds so that the scattered successors stay bounded and their buffers
-//!   are reused. Before a round's successors go in, each set's table is read
+//!   are reused; each thread files into buffers of its own, taking a
+//!   round's pieces as it is free. Before a round's successors go in, each set's table is read
 //!   through in order, so that its lines stream into the cache instead of
 //!   each lookup waiting on memory. A layer is then its partitions, copied
 //!   out of the sets (and sorted, when the layers are kept to be matched);
@@ -835,8 +838,8 @@ impl GridJumps {
     /// keeps, is checked against `max_memory` before each round of parents:
     /// past it, the run stops with the limit error.
     ///
-    /// The sets and the successor buffers are allocated once and reused from
-    /// layer to layer. A layer costs 8 bytes a position, and the sets that
+    /// The sets and the successor buffers are reused from layer to layer;
+    /// a buffer is allocated again only when a round needs it larger. A layer costs 8 bytes a position, and the sets that
     /// build the next about 11 bytes a position of it (5.5 with compact
     /// keys).
     pub fn run(
