@@ -737,10 +737,10 @@ impl GridJumps {
         let mut ring = [unsafe { _mm512_setzero_si512() }; 8];
         let mut n = 0;
         let mut staged = [0u64; STAGED_PARENTS * MOST_GATHERED + 8];
-        let mut m = 0;
         let mut weighed = 0;
         let mut prepared = [(unsafe { _mm512_setzero_si512() }, 0u8, 0u128); STAGED_PARENTS];
         for chunk in parents.chunks(STAGED_PARENTS) {
+            let mut m = 0;
             // The chunk's images and legal jumps first, in a loop with no
             // branch that varies, then its successors.
             for (p, &state) in prepared.iter_mut().zip(chunk) {
@@ -759,9 +759,7 @@ impl GridJumps {
                     };
                     n += 1;
                     if n == 8 {
-                        let least = unsafe { least_of_eight(&ring) };
-                        let mixed =
-                            unsafe { _mm512_and_si512(_mm512_mullo_epi64(least, mixer), low) };
+                        let mixed = unsafe { mixed_least(&ring, mixer, low) };
                         unsafe { _mm512_storeu_si512(staged[m..m + 8].as_mut_ptr().cast(), mixed) };
                         m += 8;
                         n = 0;
@@ -769,15 +767,12 @@ impl GridJumps {
                 }
             }
             staged[..m].iter().for_each(|&s| file(s));
-            m = 0;
         }
-        staged[..m].iter().for_each(|&s| file(s));
         if n > 0 {
             for k in n..8 {
                 ring[k] = ring[0];
             }
-            let least = unsafe { least_of_eight(&ring) };
-            let mixed = unsafe { _mm512_and_si512(_mm512_mullo_epi64(least, mixer), low) };
+            let mixed = unsafe { mixed_least(&ring, mixer, low) };
             unsafe { _mm512_storeu_si512(staged[..8].as_mut_ptr().cast(), mixed) };
             staged[..8].iter().for_each(|&s| file(s));
         }
@@ -1017,7 +1012,24 @@ fn lock<T>(m: &mut Mutex<T>) -> &mut T {
     m.get_mut().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The positions the orbits of a task's parents hold, summed: a layer
+/// The mixes ([`mix`], by the multiplier `mixer` within the bits of `low`)
+/// of the least words of the eight vectors `ring` ([`least_of_eight`]).
+///
+/// # Safety
+/// The processor has AVX-512 F and DQ.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn mixed_least(
+    ring: &[std::arch::x86_64::__m512i; 8],
+    mixer: std::arch::x86_64::__m512i,
+    low: std::arch::x86_64::__m512i,
+) -> std::arch::x86_64::__m512i {
+    use std::arch::x86_64::{_mm512_and_si512, _mm512_mullo_epi64};
+    // SAFETY: the caller's processor has AVX-512 F and DQ.
+    unsafe { _mm512_and_si512(_mm512_mullo_epi64(least_of_eight(ring), mixer), low) }
+}
+
+/// The positions the orbits of a thread's parents hold, summed: a layer
 /// weighed by its orbits.
 type Orbits = u64;
 
