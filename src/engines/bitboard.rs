@@ -464,7 +464,7 @@ impl GridJumps {
     /// `parents` into its partition of `parts` ([`part_of`]): gathered a
     /// state at a time where the engine can ([`GridJumps::gathers`];
     /// docs/benchmarks.md has the gain), else pattern by pattern.
-    #[cfg(any(test, feature = "dataflow"))]
+    #[cfg(test)]
     pub(crate) fn expand(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
         self.expand_tallied(parents, parts, None);
     }
@@ -539,36 +539,12 @@ impl GridJumps {
         self.expand_staged(parents, |best| mix(best, board, cells), file, tally);
     }
 
-    /// Pushes the packed form ([`Filing::pack`]) of every successor of
-    /// every state of `parents` into its partition of `parts`: the grid
-    /// word itself for whole words, its mix for compact keys.
+    /// Pushes the key of every successor of every state of `parents` into
+    /// its partition of `parts`: the grid word itself for whole words, the
+    /// compact key for a compact filing, as the engine files its own layers.
     #[cfg(feature = "dataflow")]
-    pub(crate) fn expand_packed(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
-        if self.filing == Filing::Words {
-            return self.expand(parents, parts);
-        }
-        #[cfg(target_arch = "x86_64")]
-        if self.gathers() {
-            // SAFETY: the processor has the features the function is compiled for.
-            return unsafe { self.expand_mixed_avx512(parents, parts) };
-        }
-        unreachable!("a compact filing is chosen only where the engine gathers")
-    }
-
-    /// [`GridJumps::expand_packed`] for a compact filing, compiled for
-    /// AVX-512 and BMI2.
-    #[cfg(all(target_arch = "x86_64", feature = "dataflow"))]
-    #[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx2,bmi1,bmi2,popcnt")]
-    fn expand_mixed_avx512(&self, parents: &[u64], parts: &mut [Vec<u64>]) {
-        let Filing::Compact { board, cells } = self.filing else {
-            unreachable!("only a compact filing mixes")
-        };
-        let shift = cells - PARTS.trailing_zeros();
-        let file = |mixed: u64| parts[(mixed >> shift) as usize].push(mixed);
-        if self.width == 8 {
-            return self.expand_eights(parents, cells, file, None);
-        }
-        self.expand_staged(parents, |best| mix(best, board, cells), file, None);
+    pub(crate) fn expand_keys<K: Filed>(&self, parents: &[u64], parts: &mut [Vec<K>]) {
+        K::expand(self, parents, parts, None);
     }
 
     /// The canonical form of the successor by jump number `jump` of a
@@ -1034,7 +1010,7 @@ unsafe fn mixed_least(
 type Orbits = u64;
 
 /// A key the layers' sets hold: a grid word, or a compact key of 32 bits.
-trait Filed: Slot {
+pub(crate) trait Filed: Slot {
     /// Files the successors of `parents` into `parts` as such keys, and
     /// counts the parents in `tally` ([`GridJumps::expand_n`]).
     fn expand(

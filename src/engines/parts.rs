@@ -130,7 +130,7 @@ impl Filing {
 
     /// The bits of a packed form its partition's set holds as its key
     /// ([`Key::of`]); the others are the same for the whole partition.
-    #[cfg(feature = "dataflow")]
+    #[cfg(all(test, feature = "dataflow"))]
     pub(crate) fn key_mask(&self) -> u64 {
         match *self {
             Filing::Words => u64::MAX,
@@ -440,17 +440,36 @@ impl Slot for u32 {
 
 /// A key that a set holds for a packed position ([`Filing::pack`]): the
 /// packed form whole, or its low bits as a compact key.
+///
+/// The dataflow's workers send each other keys in batches of one partition
+/// ([`batch`]): the keys as whole words, a grid word to a word or two
+/// compact keys to a word, then the partition's number.
 #[cfg(feature = "dataflow")]
 pub(crate) trait Key: Slot + Ord {
     /// The key of `packed`: its bits under `mask` ([`Filing::key_mask`]).
+    #[cfg(test)]
     fn of(packed: u64, mask: u64) -> Self;
     /// The packed form of the key, with the partition's `high` bits ([`Filing::high`]).
     fn packed(self, high: u64) -> u64;
+    /// Appends `keys` to `words`, as many to a word as fit; where two
+    /// keys share a word and there is an odd number of them, the last
+    /// word's second key is the first key again.
+    fn write(keys: &[Self], words: &mut Vec<u64>);
+    /// The keys of `words` that [`Key::write`] wrote, one of them perhaps twice.
+    fn read(words: &[u64]) -> &[Self];
+    /// The batch of partition `part` holding `keys` ([`batch`]), leaving
+    /// `keys` empty: `keys`' own vector where a key is a word (then `keys`
+    /// takes `fresh(its room)`), else written into `fresh(the words needed)`.
+    fn hand_over(
+        keys: &mut Vec<Self>,
+        part: usize,
+        fresh: impl FnOnce(usize) -> Vec<u64>,
+    ) -> Vec<u64>;
 }
 
 #[cfg(feature = "dataflow")]
 impl Key for u64 {
-    #[inline(always)]
+    #[cfg(test)]
     fn of(packed: u64, mask: u64) -> u64 {
         packed & mask
     }
@@ -458,11 +477,25 @@ impl Key for u64 {
     fn packed(self, high: u64) -> u64 {
         high | self
     }
+    fn write(keys: &[u64], words: &mut Vec<u64>) {
+        words.extend_from_slice(keys);
+    }
+    fn read(words: &[u64]) -> &[u64] {
+        words
+    }
+    fn hand_over(
+        keys: &mut Vec<u64>,
+        part: usize,
+        fresh: impl FnOnce(usize) -> Vec<u64>,
+    ) -> Vec<u64> {
+        keys.push(part as u64);
+        std::mem::replace(keys, fresh(keys.capacity()))
+    }
 }
 
 #[cfg(feature = "dataflow")]
 impl Key for u32 {
-    #[inline(always)]
+    #[cfg(test)]
     fn of(packed: u64, mask: u64) -> u32 {
         (packed & mask) as u32
     }
@@ -470,6 +503,47 @@ impl Key for u32 {
     fn packed(self, high: u64) -> u64 {
         high | u64::from(self)
     }
+    fn write(keys: &[u32], words: &mut Vec<u64>) {
+        let Some(&first) = keys.first() else {
+            return;
+        };
+        // In the processor's own order, so that `read` sees the pair as written.
+        words.extend(keys.chunks(2).map(|pair| {
+            let second = pair.get(1).copied().unwrap_or(first);
+            u64::from_ne_bytes(bytemuck::cast([pair[0], second]))
+        }));
+    }
+    fn read(words: &[u64]) -> &[u32] {
+        bytemuck::cast_slice(words)
+    }
+    fn hand_over(
+        keys: &mut Vec<u32>,
+        part: usize,
+        fresh: impl FnOnce(usize) -> Vec<u64>,
+    ) -> Vec<u64> {
+        let mut words = fresh(keys.len().div_ceil(2) + 1);
+        Self::write(keys, &mut words);
+        words.push(part as u64);
+        keys.clear();
+        words
+    }
+}
+
+/// The batch of partition `part` holding `keys`, as the dataflow's
+/// workers send it ([`Key`]), in `words` (emptied first).
+#[cfg(feature = "dataflow")]
+pub(crate) fn batch<K: Key>(part: usize, keys: &[K], mut words: Vec<u64>) -> Vec<u64> {
+    words.clear();
+    K::write(keys, &mut words);
+    words.push(part as u64);
+    words
+}
+
+/// The partition and the keys of a batch ([`batch`]); `None` for no words.
+#[cfg(feature = "dataflow")]
+pub(crate) fn unbatch<K: Key>(words: &[u64]) -> Option<(usize, &[K])> {
+    let (&part, keys) = words.split_last()?;
+    Some((usize::try_from(part).ok()?, K::read(keys)))
 }
 
 /// An insert-only set of keys (grid words, or compact keys of 32 bits), by
@@ -690,38 +764,53 @@ impl<K: Slot> Set<K> {
 
 #[cfg(feature = "dataflow")]
 impl<K: Key> Set<K> {
-    /// Adds the key of every packed position of `packed`, all of one
-    /// partition ([`Key::of`] with `mask`); when there is one for every
-    /// eight of the table's buckets or more, the table is read through
+    /// Adds every key of `keys` ([`Set::extend`]); when there is one for
+    /// every eight of the table's buckets or more, the table is read through
     /// first ([`Set::warm`]): streaming a line costs far less than waiting on one.
-    pub(crate) fn insert_all(&mut self, packed: &[u64], mask: u64) {
-        if packed.len() * 8 >= self.buckets {
+    pub(crate) fn insert_keys(&mut self, keys: &[K]) {
+        if keys.len() * 8 >= self.buckets {
             self.warm();
         }
-        self.extend_from(packed.iter().map(|&p| K::of(p, mask)));
+        self.extend(keys);
     }
 
-    /// Its positions packed again with the partition's `high` bits
-    /// ([`Key::packed`]), in table order, passed to `send` in vectors of at
-    /// most `chunk`. The set is left as [`Set::take`] leaves it.
-    pub(crate) fn take_in(&mut self, chunk: usize, high: u64, mut send: impl FnMut(Vec<u64>)) {
+    /// Its keys packed with the partition's `high` bits ([`Key::packed`]),
+    /// in table order, in place of what `words` held. The set is left as
+    /// [`Set::take`] leaves it.
+    pub(crate) fn take_packed(&mut self, high: u64, words: &mut Vec<u64>) {
+        // As in `take`: every slot written, no branch on whether it is empty.
+        words.clear();
+        words.resize(self.len + 1, 0);
+        let mut n = 0;
+        for &k in &self.table {
+            words[n.min(self.len)] = k.packed(high);
+            n += usize::from(k != K::EMPTY);
+        }
+        words.truncate(n);
+        self.empty();
+    }
+
+    /// Its keys in batches of partition `part` ([`batch`]) of at most
+    /// `chunk` keys, in table order, passed to `send`. The set is left as
+    /// [`Set::take`] leaves it.
+    pub(crate) fn take_in(&mut self, chunk: usize, part: usize, mut send: impl FnMut(Vec<u64>)) {
         let chunk = chunk.max(1);
-        let mut left = self.len;
-        let mut keys = Vec::with_capacity(chunk.min(left));
+        let mut keys = Vec::with_capacity(chunk.min(self.len));
+        let mut flush = |keys: &mut Vec<K>| {
+            let words = (keys.len() * std::mem::size_of::<K>()).div_ceil(8) + 1;
+            send(batch(part, keys, Vec::with_capacity(words)));
+            keys.clear();
+        };
         for &k in &self.table {
             if k != K::EMPTY {
-                keys.push(k.packed(high));
+                keys.push(k);
                 if keys.len() == chunk {
-                    left -= chunk;
-                    send(std::mem::replace(
-                        &mut keys,
-                        Vec::with_capacity(chunk.min(left)),
-                    ));
+                    flush(&mut keys);
                 }
             }
         }
         if !keys.is_empty() {
-            send(keys);
+            flush(&mut keys);
         }
         self.empty();
     }
@@ -800,29 +889,60 @@ mod tests {
 
     #[cfg(feature = "dataflow")]
     #[test]
-    fn a_set_taken_in_chunks_gives_every_key_once_in_chunks_of_at_most_the_size() {
-        /// Packed positions of one partition go in, and come back packed,
-        /// each once, whole words or compact keys under `mask` with the
-        /// partition's `high` bits.
-        fn check<K: Key>(mask: u64, high: u64) {
-            for (n, chunk) in [(0, 4), (1, 1), (1000, 64), (1024, 256), (999, 1000)] {
-                let packed: Vec<u64> = words(n).iter().map(|&w| high | (w & mask)).collect();
+    fn a_set_taken_in_chunks_gives_every_key_once_in_batches_of_its_partition() {
+        /// Keys of one partition go in, and come back in batches of at
+        /// most `chunk` keys, each once: whole words or compact keys.
+        fn check<K: Key + std::fmt::Debug>(key: impl Fn(u64) -> K) {
+            for (n, chunk) in [(0, 4), (1, 1), (1000, 64), (1024, 256), (999, 1000), (7, 2)] {
+                let keys: Vec<K> = words(n).into_iter().map(&key).collect();
                 let mut set = Set::<K>::with_capacity(n as usize);
-                set.insert_all(&packed, mask);
+                set.insert_keys(&keys);
                 let mut got = Vec::new();
-                set.take_in(chunk, high, |keys| {
-                    assert!(!keys.is_empty() && keys.len() <= chunk);
-                    got.extend(keys);
+                set.take_in(chunk, 201, |words| {
+                    let (part, batch) = unbatch::<K>(&words).expect("a batch is never empty");
+                    assert_eq!(part, 201);
+                    // Compact keys come two to a word, the odd one out twice.
+                    assert!(!batch.is_empty() && batch.len() <= chunk + 1);
+                    got.extend_from_slice(batch);
                 });
                 got.sort_unstable();
-                let mut expected = packed;
+                got.dedup();
+                let mut expected = keys;
                 expected.sort_unstable();
                 expected.dedup();
                 assert_eq!(got, expected, "{n} keys in chunks of {chunk}");
                 assert_eq!(set.len(), 0);
             }
         }
-        check::<u64>(u64::MAX, 0);
-        check::<u32>((1 << 29) - 1, 5 << 29);
+        check::<u64>(|w| w);
+        check::<u32>(|w| (w >> 34) as u32);
+    }
+
+    #[cfg(feature = "dataflow")]
+    #[test]
+    fn a_batch_gives_back_its_partition_and_keys() {
+        for n in [0usize, 1, 2, 3, 64, 65] {
+            let keys: Vec<u32> = (0..n as u32).map(|k| k * 7 + 1).collect();
+            let words = batch(5, &keys, vec![9, 9]);
+            assert_eq!(words.len(), n.div_ceil(2) + 1);
+            let (part, got) = unbatch::<u32>(&words).unwrap();
+            assert_eq!(part, 5);
+            assert_eq!(&got[..n], &keys[..]);
+            // An odd one out is followed by the first key again.
+            assert_eq!(got.len(), n + n % 2);
+            if n % 2 == 1 {
+                assert_eq!(got[n], keys[0]);
+            }
+            // Handed over, the keys leave the same batch.
+            let mut held = keys.clone();
+            assert_eq!(u32::hand_over(&mut held, 5, Vec::with_capacity), words);
+            assert!(held.is_empty());
+            let wide: Vec<u64> = keys.iter().map(|&k| u64::from(k) << 30).collect();
+            let mut held = wide.clone();
+            let words = u64::hand_over(&mut held, 5, Vec::with_capacity);
+            assert_eq!(unbatch::<u64>(&words), Some((5, &wide[..])));
+            assert!(held.is_empty());
+        }
+        assert_eq!(unbatch::<u64>(&[]), None);
     }
 }

@@ -58,7 +58,7 @@ pub use net::{is_lost_connection, tell_refusal};
 pub use spill::remove_all as remove_spill_files;
 
 use crate::bits::Bits;
-use crate::engines::bitboard::GridJumps;
+use crate::engines::bitboard::{Filed, GridJumps};
 use crate::engines::parts::{Filing, Key, PARTS};
 use crate::engines::pegs::DATAFLOW_CHUNK;
 use crate::error::{Error, Result};
@@ -439,12 +439,10 @@ fn room(buffered: u64) -> usize {
 /// An input of batches of positions.
 type Batches = InputHandle<u32, CapacityContainerBuilder<Words>>;
 
-/// Routes each batch whole to the worker that owns its partition: every
-/// position of a batch is of one partition, so the first one says where.
+/// Routes each batch whole to the worker that owns its partition, which
+/// its last word names ([`batch`](crate::engines::parts::batch)).
 struct WholeBatches {
     peers: u64,
-    /// How the positions are packed.
-    filing: Filing,
 }
 
 impl Distributor<Words> for WholeBatches {
@@ -454,9 +452,7 @@ impl Distributor<Words> for WholeBatches {
         stamp: &Stamp<T>,
         pushers: &mut [P],
     ) {
-        let owner = batch
-            .first()
-            .map_or(0, |&w| self.filing.part_packed(w) as u64 % self.peers);
+        let owner = batch.last().map_or(0, |&part| part % self.peers);
         Message::push_at(batch, stamp.clone(), &mut pushers[owner as usize]);
     }
 
@@ -489,7 +485,7 @@ fn layers(
 }
 
 /// [`layers`] with sets of keys `K`.
-fn layers_filed<K: Key>(
+fn layers_filed<K: Key + Filed>(
     worker: &mut timely::worker::Worker,
     shared: &Arc<Shared>,
     engine: &GridJumps,
@@ -534,7 +530,6 @@ fn layers_filed<K: Key>(
         let route = || {
             DistributorPact(move |peers: usize| WholeBatches {
                 peers: peers as u64,
-                filing,
             })
         };
         core::Input::input_from(&scope, &mut children)
@@ -595,8 +590,8 @@ fn layers_filed<K: Key>(
     // The successors of the parents expanded since the last inserts, by partition.
     let room = room(buffered);
     let buffered = usize::try_from(buffered).unwrap_or(usize::MAX);
-    let mut parts: Vec<Vec<u64>> = (0..PARTS).map(|_| Vec::with_capacity(room)).collect();
-    let mut outbox = Outbox::<K>::new(outbox_bytes, filing);
+    let mut parts: Vec<Vec<K>> = (0..PARTS).map(|_| Vec::with_capacity(room)).collect();
+    let mut outbox = Outbox::<K>::new(outbox_bytes);
     // The grid words of a chunk of the layer's packed positions.
     let mut parents = Vec::with_capacity(DATAFLOW_CHUNK);
     // The bytes held at the end of the last round: its layer, the sets of
@@ -662,7 +657,7 @@ fn layers_filed<K: Key>(
             // whole; inserts the others' into its outbox, which is sent once
             // it passes its room or the round ends (`end`), each batch sent
             // as what arrives is taken in. Then the spill and the memory are checked.
-            let mut insert = |parts: &mut [Vec<u64>],
+            let mut insert = |parts: &mut [Vec<K>],
                               worker: &mut timely::worker::Worker,
                               (children, handed): (&mut Batches, &mut Batches),
                               end: bool|
@@ -670,19 +665,15 @@ fn layers_filed<K: Key>(
                 let mut building = building.borrow_mut();
                 for (p, part) in parts.iter_mut().enumerate() {
                     if owns(p) {
-                        building.receive(depth, part);
+                        building.receive_keys(depth, p, part);
                     } else if let Some(to) = local(p) {
                         if !part.is_empty() {
-                            shared.handoff.sent(to, part.capacity());
-                            let mut batch = Words::Owned(std::mem::take(part));
-                            handed.send_batch(&mut batch);
-                            *part = batch.take_owned();
-                            if part.capacity() == 0 {
-                                *part = shared.handoff.buffer(room);
-                            }
+                            let words = K::hand_over(part, p, |n| shared.handoff.buffer(n));
+                            shared.handoff.sent(to, words.capacity());
+                            handed.send_batch(&mut Words::Owned(words));
                         }
                     } else {
-                        outbox.insert(part);
+                        outbox.insert_keys(p, part);
                     }
                     part.clear();
                 }
@@ -713,7 +704,7 @@ fn layers_filed<K: Key>(
             };
             let pass = layer.chunks(DATAFLOW_CHUNK, io, |chunk| {
                 filing.unpack_all(chunk, &mut parents);
-                engine.expand_packed(&parents, &mut parts);
+                engine.expand_keys(&parents, &mut parts);
                 if parts.iter().map(Vec::len).sum::<usize>() >= buffered {
                     insert(&mut parts, worker, (&mut children, &mut handed), false)?;
                 }
@@ -730,7 +721,7 @@ fn layers_filed<K: Key>(
         handed.advance_to(depth);
         reports.advance_to(depth);
         while probe.less_than(children.time()) {
-            worker.step();
+            worker.step_or_park(Some(std::time::Duration::from_millis(1)));
             if building.borrow_mut().inserted() && failure.is_none() {
                 if let Some(spill) = &mut spill
                     && let Err(e) = spill.spill_full(&mut building.borrow_mut(), layer.memory())
@@ -782,17 +773,23 @@ fn layers_filed<K: Key>(
             built = building.bytes()
                 + layer.memory()
                 + outbox.bytes()
-                + parts.iter().map(|p| p.capacity() as u64 * 8).sum::<u64>();
-            building.take(round)
+                + parts
+                    .iter()
+                    .map(|p| (p.capacity() * std::mem::size_of::<K>()) as u64)
+                    .sum::<u64>();
+            // The layer expanded is done with: its vectors take the next one.
+            building.take(
+                round,
+                std::mem::replace(&mut layer, Held::empty()).recycle(),
+            )
         };
-        let next = match &mut spill {
+        layer = match &mut spill {
             Some(spill) => spill.finish(round, taken).unwrap_or_else(|e| {
                 failure.get_or_insert(spill_error(e));
                 Held::empty()
             }),
             None => Held::Memory(taken),
         };
-        std::mem::replace(&mut layer, next).discard();
     }
     if let Some((_, path, out)) = &mut listing {
         out.flush().map_err(|e| Stop::Io(path.clone(), e))?;

@@ -12,7 +12,7 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::engines::parts::{Filing, Key, PARTS, Set};
+use crate::engines::parts::{Key, PARTS, Set};
 
 /// Bytes a position in an outbox set is counted at: its slot at the set's
 /// load, with room for a set that grew past its guess.
@@ -25,8 +25,6 @@ pub(super) const BATCH: usize = 1 << 16;
 /// One worker's outbox: a set of keys `K` ([`Key`]) for each partition it
 /// does not own.
 pub(super) struct Outbox<K: Key> {
-    /// How positions are packed.
-    filing: Filing,
     /// The sets by partition; those of the partitions the worker owns stay empty.
     sets: Vec<Set<K>>,
     /// Whether each set is sized for the round: a sent set is sized again
@@ -39,11 +37,9 @@ pub(super) struct Outbox<K: Key> {
 }
 
 impl<K: Key> Outbox<K> {
-    /// An outbox of positions packed by `filing` whose sets may take about
-    /// `bytes` before they are sent.
-    pub(super) fn new(bytes: u64, filing: Filing) -> Outbox<K> {
+    /// An outbox whose sets may take about `bytes` before they are sent.
+    pub(super) fn new(bytes: u64) -> Outbox<K> {
         Outbox {
-            filing,
             sets: (0..PARTS).map(|_| Set::with_capacity(0)).collect(),
             sized: vec![false; PARTS],
             guess: 0,
@@ -58,17 +54,20 @@ impl<K: Key> Outbox<K> {
         self.guess = usize::try_from(each).unwrap_or(usize::MAX);
     }
 
-    /// Adds `batch`, packed positions of one partition another worker owns.
-    pub(super) fn insert(&mut self, batch: &[u64]) {
-        let Some(&first) = batch.first() else {
-            return;
-        };
-        let p = self.filing.part_packed(first);
-        if !self.sized[p] {
-            self.sets[p].reset(self.guess);
-            self.sized[p] = true;
+    /// Adds `keys`, keys of partition `part`, which another worker owns.
+    pub(super) fn insert_keys(&mut self, part: usize, keys: &[K]) {
+        if !keys.is_empty() {
+            self.set(part).insert_keys(keys);
         }
-        self.sets[p].insert_all(batch, self.filing.key_mask());
+    }
+
+    /// The set of partition `part`, sized for the round when it is its first insert.
+    fn set(&mut self, part: usize) -> &mut Set<K> {
+        if !self.sized[part] {
+            self.sets[part].reset(self.guess);
+            self.sized[part] = true;
+        }
+        &mut self.sets[part]
     }
 
     /// Whether the sets hold more than the outbox's room.
@@ -76,12 +75,13 @@ impl<K: Key> Outbox<K> {
         self.sets.iter().map(|s| s.len() as u64).sum::<u64>() > self.room
     }
 
-    /// Calls `send` on each set's positions, packed, one partition at a
-    /// time in batches of at most [`BATCH`], and empties the sets.
+    /// Calls `send` on each set's keys, one partition at a time in
+    /// batches of at most [`BATCH`] keys ([`batch`](crate::engines::parts::batch)),
+    /// and empties the sets.
     pub(super) fn send(&mut self, mut send: impl FnMut(Vec<u64>)) {
         for (p, (set, sized)) in self.sets.iter_mut().zip(&mut self.sized).enumerate() {
             if std::mem::take(sized) {
-                set.take_in(BATCH, self.filing.high(p), &mut send);
+                set.take_in(BATCH, p, &mut send);
             }
         }
     }
@@ -174,6 +174,7 @@ impl Handoff {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::parts::{Filing, unbatch};
 
     #[test]
     fn each_position_is_sent_once_in_batches_of_its_partition() {
@@ -182,24 +183,25 @@ mod tests {
             let words: Vec<u64> = (0..50_000u64)
                 .map(|k| filing.pack((k % 20_000).wrapping_mul(0x2545_F491_4F6C_DD1D) >> 40))
                 .collect();
-            let mut outbox = Outbox::<K>::new(1 << 30, filing);
+            let mut outbox = Outbox::<K>::new(1 << 30);
             outbox.expect(1000);
             let mut parts = vec![Vec::new(); PARTS];
             for &w in &words {
-                parts[filing.part_packed(w)].push(w);
+                parts[filing.part_packed(w)].push(K::of(w, filing.key_mask()));
             }
-            for part in &parts {
-                outbox.insert(part);
-                outbox.insert(part);
+            for (p, keys) in parts.iter().enumerate() {
+                outbox.insert_keys(p, keys);
+                outbox.insert_keys(p, keys);
             }
             assert!(!outbox.full());
             let mut sent = Vec::new();
-            let part = |w| filing.part_packed(w);
             outbox.send(|batch| {
-                assert!(batch.iter().all(|&w| part(w) == part(batch[0])));
-                sent.extend(batch);
+                let (p, keys) = unbatch::<K>(&batch).expect("a batch is never empty");
+                assert!(keys.len() <= BATCH + 1);
+                sent.extend(keys.iter().map(|&k| k.packed(filing.high(p))));
             });
             sent.sort_unstable();
+            sent.dedup();
             let mut expected = words;
             expected.sort_unstable();
             expected.dedup();
@@ -208,10 +210,10 @@ mod tests {
             let mut again = 0;
             outbox.send(|_| again += 1);
             assert_eq!(again, 0);
-            outbox.insert(&parts[0]);
-            outbox.send(|batch| again += batch.len());
-            let distinct: std::collections::BTreeSet<u64> = parts[0].iter().copied().collect();
-            assert_eq!(again, distinct.len());
+            outbox.insert_keys(0, &parts[0]);
+            outbox.send(|batch| again += unbatch::<K>(&batch).unwrap().1.len());
+            let distinct: std::collections::BTreeSet<K> = parts[0].iter().copied().collect();
+            assert!(again == distinct.len() || again == distinct.len() + 1);
         }
         check::<u64>(Filing::Words);
         // Grid words of 24 bits as compact keys, where the processor has BMI2.
@@ -222,11 +224,11 @@ mod tests {
 
     #[test]
     fn an_outbox_past_its_room_is_full() {
-        let mut outbox = Outbox::<u64>::new(SLOT_BYTES * 10, Filing::Words);
+        let mut outbox = Outbox::<u64>::new(SLOT_BYTES * 10);
         outbox.expect(1 << 20);
         let words: Vec<u64> = (0..11u64).map(|k| k << 8).collect();
         for &w in &words {
-            outbox.insert(&[w]);
+            outbox.insert_keys(Filing::Words.part_packed(w), &[w]);
         }
         assert!(outbox.full());
     }

@@ -1,14 +1,14 @@
 //! A dataflow worker's layers: the next one built from what arrives in cache-sized hash sets, one per partition it owns, in memory or spilled to disk as sorted runs.
 //!
-//! Positions travel packed ([`Filing::pack`]): grid words, or their mixes
-//! whose top bits are the partition and whose low bits are the 32-bit keys
-//! the sets hold. A position belongs to the worker that owns its partition
-//! ([`Filing::part_packed`]). What a worker keeps of its own successors, and each batch
-//! another worker sends, is one partition's positions, inserted at once into
-//! that partition's hash set ([`Building::receive`]), so that the inserts of
-//! a batch stay in one set. At the end of the round each set's keys are the
-//! worker's part of the next layer, partition by partition ([`Held`]),
-//! each sorted when the layers are spilled or listed.
+//! A position belongs to the worker that owns its partition. What a worker
+//! keeps of its own successors, and each batch another worker sends, is one
+//! partition's keys (grid words, or the 32-bit compact keys), inserted at
+//! once into that partition's hash set ([`Building::receive_keys`]), so that
+//! the inserts of a batch stay in one set. At the end of the round each
+//! set's keys are the worker's part of the next layer, packed again
+//! ([`Filing::pack`]: grid words, or mixes whose top bits are the partition
+//! and whose low bits the key), partition by partition ([`Held`]), each
+//! sorted when the layers are spilled or listed.
 //!
 //! With a spill directory, once the sets and the layer being expanded take
 //! [`Spill::bytes`], the sets are written out as a run in that order (and
@@ -24,7 +24,7 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::engines::parts::{Filing, Key, PARTS, Set};
+use crate::engines::parts::{Filing, Key, PARTS, Set, unbatch};
 
 /// Every spill file of this process not removed yet: what [`remove_all`]
 /// removes when a run ends, fails or is interrupted.
@@ -153,6 +153,17 @@ impl Held {
         }
     }
 
+    /// Its vectors, emptied, to be filled again; a file is removed.
+    pub(super) fn recycle(self) -> Vec<Vec<u64>> {
+        match self {
+            Held::Memory(parts) => parts,
+            disk => {
+                disk.discard();
+                Vec::new()
+            }
+        }
+    }
+
     /// Removes its file, if it has one.
     pub(super) fn discard(self) {
         if let Held::Disk { path, .. } = self {
@@ -207,13 +218,26 @@ impl<K: Key> Building<K> {
         self.guess = usize::try_from(positions / sets).unwrap_or(usize::MAX);
     }
 
-    /// Inserts `batch`, positions of one partition this worker owns, into
-    /// that partition's set for `round`. A batch with more positions than
-    /// the set has cache lines reads the set through first ([`Set::warm`]).
+    /// Inserts the keys of `batch` ([`batch`](crate::engines::parts::batch)),
+    /// of a partition this worker owns, into that partition's set for `round`.
     pub(super) fn receive(&mut self, round: u32, batch: &[u64]) {
-        let Some(&first) = batch.first() else {
-            return;
-        };
+        if let Some((part, keys)) = unbatch::<K>(batch) {
+            self.receive_keys(round, part, keys);
+        }
+    }
+
+    /// Inserts `keys`, keys of partition `part`, which this worker owns,
+    /// into that partition's set for `round`. Keys many enough for the set
+    /// read it through first ([`Set::insert_keys`]).
+    pub(super) fn receive_keys(&mut self, round: u32, part: usize, keys: &[K]) {
+        if !keys.is_empty() {
+            self.set(round, part).insert_keys(keys);
+        }
+    }
+
+    /// The set of partition `part` for `round`, made when it is the
+    /// round's first; counted as inserted into.
+    fn set(&mut self, round: u32, part: usize) -> &mut Set<K> {
         let (guess, count) = (self.guess, PARTS.div_ceil(self.peers));
         let spare = &mut self.spare;
         let sets = self.kept.entry(round).or_insert_with(|| {
@@ -227,8 +251,8 @@ impl<K: Key> Building<K> {
                 })
                 .collect()
         });
-        sets[self.filing.part_packed(first) / self.peers].insert_all(batch, self.filing.key_mask());
         self.fresh = true;
+        &mut sets[part / self.peers]
     }
 
     /// Whether anything was inserted since the last call.
@@ -255,22 +279,26 @@ impl<K: Key> Building<K> {
     }
 
     /// Takes the positions of `round`, packed, partition by partition,
-    /// each sorted when the building was made `sorted`.
-    pub(super) fn take(&mut self, round: u32) -> Vec<Vec<u64>> {
+    /// each sorted when the building was made `sorted`, into the vectors of
+    /// `spare` as far as they go: refilled, memory the process holds costs
+    /// no page faults.
+    pub(super) fn take(&mut self, round: u32, spare: Vec<Vec<u64>>) -> Vec<Vec<u64>> {
         let sets = self.kept.remove(&round).unwrap_or_default();
+        let mut spare = spare.into_iter();
         let sorted = self.sorted;
         sets.into_iter()
             .enumerate()
             .map(|(i, mut set)| {
-                let mut keys = set.take();
+                // The partition's bits above the keys sort as one.
+                let high = self.filing.high(i * self.peers + self.worker);
+                let mut words = spare.next().unwrap_or_default();
+                set.take_packed(high, &mut words);
                 if sorted {
-                    keys.sort_unstable();
+                    words.sort_unstable();
                 } else {
                     self.spare.push(set);
                 }
-                // The partition's bits above the keys sort as one.
-                let high = self.filing.high(i * self.peers + self.worker);
-                keys.into_iter().map(|k| k.packed(high)).collect()
+                words
             })
             .collect()
     }
@@ -318,7 +346,7 @@ impl Spill {
             return Ok(());
         }
         for round in building.rounds() {
-            let parts = building.take(round);
+            let parts = building.take(round, Vec::new());
             if parts.iter().any(|p| !p.is_empty()) {
                 self.run(round, &parts)?;
             }
@@ -430,13 +458,13 @@ mod tests {
         for wave in 0..3u64 {
             for k in 0..6 {
                 let w = (wave * 3 + k * 11) % 17;
-                building.receive(7, &[w, w]);
+                building.receive_keys(7, Filing::Words.part_packed(w), &[w, w]);
                 all.insert(w);
             }
             assert!(building.inserted());
             spill.spill_full(&mut building, 0).unwrap();
         }
-        let held = spill.finish(7, building.take(7)).unwrap();
+        let held = spill.finish(7, building.take(7, Vec::new())).unwrap();
         assert!(matches!(held, Held::Disk { .. }));
         let got = read(&held);
         let mut expected: Vec<u64> = all.into_iter().collect();
@@ -446,10 +474,12 @@ mod tests {
         held.discard();
         // A round that never spilled stays in memory.
         for w in [5, 1, 3, 1] {
-            building.receive(8, &[w]);
+            building.receive_keys(8, Filing::Words.part_packed(w), &[w]);
         }
         assert_eq!(building.len(8), 3);
-        let held = spill.finish(8, building.take(8)).unwrap();
+        let held = spill
+            .finish(8, building.take(8, vec![vec![4; 100]]))
+            .unwrap();
         assert!(matches!(held, Held::Memory(_)));
         let mut expected = vec![1, 3, 5];
         expected.sort_unstable_by_key(|&w| rank(&Filing::Words, w));
@@ -470,17 +500,19 @@ mod tests {
             building.expect(1000);
             let mut parts = vec![Vec::new(); PARTS];
             for &w in &packed {
-                parts[filing.part_packed(w)].push(w);
+                parts[filing.part_packed(w)].push(K::of(w, filing.key_mask()));
             }
-            for part in parts.iter().chain(&parts) {
-                building.receive(0, part);
+            // Each partition's keys come once as its own and once in a batch.
+            for (p, keys) in parts.iter().enumerate() {
+                building.receive_keys(0, p, keys);
+                building.receive(0, &crate::engines::parts::batch(p, keys, Vec::new()));
             }
             let mut expected = packed;
             expected.sort_unstable_by_key(|&w| rank(&filing, w));
             expected.dedup();
             assert_eq!(building.len(0), expected.len());
             assert!(building.bytes() >= (expected.len() * std::mem::size_of::<K>()) as u64);
-            let held = Held::Memory(building.take(0));
+            let held = Held::Memory(building.take(0, Vec::new()));
             assert_eq!(read(&held), expected);
         }
         check::<u64>(Filing::Words);
