@@ -81,8 +81,10 @@ const SET_BYTES: u64 = 32;
 const BUFFER_SHARE: u64 = 16;
 
 /// The successors a worker buffers before it inserts them into its sets:
-/// enough that a partition's set takes a long run of inserts at once.
-const MOST_BUFFERED: u64 = 1 << 25;
+/// enough that a partition's set takes a long run of inserts at once, each
+/// run reading the set into the cache once (512 MB of compact keys, 1 GB of
+/// grid words).
+const MOST_BUFFERED: u64 = 1 << 27;
 
 /// With a spill, a worker keeps its layer and its sets to this fraction of its share.
 const SPILL_SHARE: u64 = 4;
