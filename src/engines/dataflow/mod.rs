@@ -3,17 +3,18 @@
 //! Every worker runs the same loop, one timely round per layer:
 //! - it expands the positions of the layer it owns with the grid-word engine
 //!   ([`crate::engines::bitboard`]), canonical up to the symmetries that fix
-//!   the start, into buffers by partition (a hash of the position).
-//!   Positions travel packed: where the engine files them by compact keys,
-//!   as the mix of their cells, whose top bits are the partition and whose
-//!   rest is the key the sets hold;
+//!   the start, into buffers by partition (a hash of the position) of the
+//!   keys its sets hold: grid words, or where the engine files them by
+//!   compact keys, the low 32 bits of the mix of their cells, whose top
+//!   bits are the partition;
 //! - it inserts the buffers of the partitions it owns into a hash set each,
 //!   its part of the next layer (`spill.rs`, on disk with a spill
-//!   directory); hands those of another worker of its process over whole
-//!   (`Handoff`); and inserts the rest into its outbox
+//!   directory); hands those of another worker of its process over as a
+//!   batch each (`Handoff`); and inserts the rest into its outbox
 //!   (`outbox.rs`), so a position it reaches many times crosses the network once;
-//! - each outbox set goes in batches to the worker that owns its
-//!   partition, each batch routed whole ([`WholeBatches`]), at the end of the round or
+//! - each outbox set goes in batches of its keys ([`batch`](crate::engines::parts::batch))
+//!   to the worker that owns its partition, each batch routed whole
+//!   ([`WholeBatches`]), at the end of the round or
 //!   once the outbox passes its room; what arrives is inserted as it arrives;
 //! - its counts for the layer (positions, and positions weighted by orbit
 //!   size) are broadcast, so every worker knows the totals, when the layers

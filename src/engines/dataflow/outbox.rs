@@ -1,13 +1,14 @@
-//! What a dataflow worker sends: to a worker of another process, its successors deduplicated in hash sets and sent in batches of a partition; to a worker of its own process, its buffers whole.
+//! What a dataflow worker sends: to a worker of another process, its successors deduplicated in hash sets and sent in batches of a partition; to a worker of its own process, each buffer as one batch.
 //!
 //! A position reached from several parents of one worker is sent over the
 //! network once, not once a parent. The sets are sent at the end of a round,
 //! or as soon as they hold more than the outbox's share of the worker's
 //! memory: what is in flight to a worker is then at most what the others'
-//! outboxes held. Between threads of one process a buffer moves without a
-//! copy, so it is handed over as it is ([`Handoff`]), and inserted once, by
-//! the worker that owns it; a worker with too much in flight to it makes
-//! its senders wait.
+//! outboxes held. Between threads of one process a buffer is handed over
+//! as one batch ([`Handoff`]): the vector itself where its keys are grid
+//! words, two compact keys a word in a vector from the pool otherwise. It
+//! is inserted once, by the worker that owns it; a worker with too much in
+//! flight to it makes its senders wait.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -92,7 +93,7 @@ impl<K: Key> Outbox<K> {
     }
 }
 
-/// The buffers the workers of one process hand to each other whole: what
+/// The batches the workers of one process hand to each other: what
 /// is in flight to each of them, and the emptied buffers, kept to be filled
 /// again without fresh pages. Both are counted by the buffers' room.
 ///

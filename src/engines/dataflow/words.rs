@@ -1,4 +1,4 @@
-//! The batches the dataflow's workers exchange: positions as 64-bit words, written to another process as their bytes in one pass, and read where they arrive.
+//! The batches the dataflow's workers exchange as 64-bit words, written to another process as their bytes in one pass, and read where they arrive.
 //!
 //! Timely writes a `Vec<u64>` to the network with bincode, a word at a
 //! time, after a pass that only measures it, and reads it back a word at a
@@ -6,7 +6,8 @@
 //! little-endian words, so it goes out as a block of bytes (elsewhere each
 //! word is turned first). What arrives is read in timely's own buffer
 //! when it is aligned to a word, as it is in practice, and copied into a
-//! vector otherwise.
+//! vector otherwise. What the words hold, the keys of one partition and
+//! its number, is [`batch`](crate::engines::parts::batch)'s to say.
 
 use std::io::Write;
 use std::ops::Deref;
@@ -18,8 +19,8 @@ use timely::dataflow::channels::ContainerBytes;
 /// Words written at a time where they must be turned little-endian first.
 const STAGED: usize = 512;
 
-/// A batch of positions, one word each, all of one partition: a vector,
-/// or the bytes it arrived in from another process, read where they lie.
+/// A batch of one partition's keys ([`batch`](crate::engines::parts::batch)):
+/// a vector, or the bytes it arrived in from another process, read where they lie.
 pub(super) enum Words {
     /// Words made in this process.
     Owned(Vec<u64>),
