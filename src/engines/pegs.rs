@@ -29,15 +29,18 @@ use crate::query::Request;
 use crate::symmetry::Symmetries;
 
 /// Whether [`count`] answers counts and histograms from a start on
-/// `program`: every move a jump, a goal of targets with one piece count, and
-/// a board whose jumps fit the grid-word engine.
-pub fn applies(program: &Program) -> bool {
-    let Goal::Targets(targets) = program.goal() else {
-        return false;
+/// `program`: every move a jump, a board whose jumps fit the grid-word
+/// engine, and unless only the `reachable` positions are asked for, a goal
+/// of targets with one piece count.
+pub fn applies(program: &Program, reachable: bool) -> bool {
+    let one_count = match program.goal() {
+        Goal::Targets(targets) => {
+            let pegs = targets.first().map(Bits::count_ones);
+            pegs.is_some() && targets.iter().all(|t| Some(t.count_ones()) == pegs)
+        }
+        _ => false,
     };
-    let pegs = targets.first().map(Bits::count_ones);
-    pegs.is_some()
-        && targets.iter().all(|t| Some(t.count_ones()) == pegs)
+    (reachable || one_count)
         && all_jumps(program)
         && GridJumps::new(program, &[(0..program.cells()).collect()]).is_some()
 }
@@ -49,19 +52,11 @@ pub fn applies(program: &Program) -> bool {
 pub(crate) fn count(program: &Program, request: &Request, limits: &Limits) -> Result<Summary> {
     let not_planned =
         || Error::Internal("peg orbits planned for a program they do not serve".into());
-    let (Goal::Targets(targets), Some(from)) = (program.goal(), &request.from) else {
-        return Err(not_planned());
-    };
-    let (Some(start), Some(targets)) = (
-        from.to_u64(),
-        targets
-            .iter()
-            .map(|t| t.to_u64())
-            .collect::<Option<Vec<u64>>>(),
-    ) else {
-        return Err(not_planned());
-    };
-    let target_pegs = targets.first().ok_or_else(not_planned)?.count_ones();
+    let start = request
+        .from
+        .as_ref()
+        .and_then(Bits::to_u64)
+        .ok_or_else(not_planned)?;
     let perms = start_group(program, start, request, limits)?;
     let engine = GridJumps::new(program, &perms).ok_or_else(not_planned)?;
     let order = engine.order();
@@ -90,6 +85,16 @@ pub(crate) fn count(program: &Program, request: &Request, limits: &Limits) -> Re
         })?;
         return Ok(summary);
     }
+    // On a winning line: the goal's targets, all of one piece count.
+    let Goal::Targets(targets) = program.goal() else {
+        return Err(not_planned());
+    };
+    let targets = targets
+        .iter()
+        .map(Bits::to_u64)
+        .collect::<Option<Vec<u64>>>()
+        .ok_or_else(not_planned)?;
+    let target_pegs = targets.first().ok_or_else(not_planned)?.count_ones();
     let forward = collect(&engine, &[source], max_memory, 0)?;
     let mut sources: Vec<u64> = targets
         .iter()

@@ -351,7 +351,9 @@ fn counter(program: &Program, q: &StatesQuery, limits: &Limits) -> Result<Plan<C
             limits,
         ));
     }
-    if q.from && q.output != Output::List && pegs::applies(program) {
+    // For a fewest-pieces goal a histogram is by answer, which the peg engine does not give.
+    let any_goal = q.reachable && q.output == Output::Count;
+    if q.from && q.output != Output::List && pegs::applies(program, any_goal) {
         let (memory, work) = pegs::cost(program);
         return Ok(draft(Counter::PegOrbits, memory, work, limits));
     }
@@ -499,10 +501,11 @@ fn dataflow_counter(program: &Program, q: &StatesQuery, limits: &Limits) -> Resu
                 .into(),
         ));
     }
-    if !pegs::applies(program) {
+    // For a fewest-pieces goal a histogram or a listing is by answer, which they do not give.
+    if !pegs::applies(program, q.output == Output::Count) {
         return Err(Error::Usage(
-            "--workers and --processes need a peg board: every move a jump, a goal of one piece \
-             count, and at most 63 cells"
+            "--workers and --processes need a peg board: every move a jump, at most 63 cells, \
+             and for a histogram or a listing a goal of one piece count"
                 .into(),
         ));
     }

@@ -275,6 +275,19 @@ fn what_the_dataflow_does_not_serve_is_refused_clearly() {
         (
             vec![
                 "states",
+                "pebble12",
+                "--from",
+                "oooooo-ooooo",
+                "--reachable",
+                "--histogram",
+                "--workers",
+                "2",
+            ],
+            "for a histogram or a listing a goal of one piece count",
+        ),
+        (
+            vec![
+                "states",
                 "triangle15",
                 "--from",
                 "start",

@@ -534,3 +534,89 @@ fn peg_counts_by_orbits_and_duality_agree_with_the_plain_search() {
     }
     assert_eq!(checked, 64);
 }
+
+/// The positions reachable from `start` on a `rows` x `cols` grid by
+/// orthogonal jumps (a peg jumps a neighbour into an empty hole beyond it),
+/// by breadth-first search over bit masks; row-major cells, bit 0 first.
+fn reachable_by_jumps(rows: usize, cols: usize, start: u64) -> std::collections::HashSet<u64> {
+    let mut jumps = Vec::new();
+    for r in 0..rows as i64 {
+        for c in 0..cols as i64 {
+            for (dr, dc) in [(0, 1), (0, -1), (1, 0), (-1, 0)] {
+                let (r2, c2) = (r + 2 * dr, c + 2 * dc);
+                if (0..rows as i64).contains(&r2) && (0..cols as i64).contains(&c2) {
+                    let bit = |r: i64, c: i64| 1u64 << (r * cols as i64 + c);
+                    jumps.push((bit(r, c), bit(r + dr, c + dc), bit(r2, c2)));
+                }
+            }
+        }
+    }
+    let mut seen = std::collections::HashSet::from([start]);
+    let mut todo = vec![start];
+    while let Some(s) = todo.pop() {
+        for &(from, over, to) in &jumps {
+            if s & from != 0 && s & over != 0 && s & to == 0 {
+                let next = s & !from & !over | to;
+                if seen.insert(next) {
+                    todo.push(next);
+                }
+            }
+        }
+    }
+    seen
+}
+
+/// A board text of `cells` cells in rows of `cols`, pegs `o`, holes `-`.
+fn peg_text(state: u64, rows: usize, cols: usize) -> String {
+    (0..rows)
+        .map(|r| {
+            (0..cols)
+                .map(|c| {
+                    if state >> (r * cols + c) & 1 == 1 {
+                        'o'
+                    } else {
+                        '-'
+                    }
+                })
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+#[test]
+fn reachable_counts_on_fewest_pieces_boards_equal_a_search_of_every_jump() {
+    // Pebble Solitaire's row and the same rules on small grids, from starts
+    // spread over their boards; the count is the same whatever engine plans it.
+    let boards: [(usize, usize, &[&str]); 3] = [
+        (1, 12, &[]),
+        (3, 4, &["--set", "board.rows=3", "--set", "board.cols=4"]),
+        (4, 4, &["--set", "board.rows=4", "--set", "board.cols=4"]),
+    ];
+    for (rows, cols, sets) in boards {
+        let cells = rows * cols;
+        let mut most = 0;
+        for k in 0..12u64 {
+            // Every hole but a few: many jumps to make.
+            let holes = k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20;
+            let start = ((1u64 << cells) - 1) & !(holes & holes >> 7 & holes >> 13);
+            let expected = reachable_by_jumps(rows, cols, start).len();
+            most = most.max(expected);
+            let text = peg_text(start, rows, cols);
+            let mut args = vec!["states", "puzzles/pebble12.toml"];
+            args.extend_from_slice(sets);
+            args.extend_from_slice(&["--from", &text, "--reachable", "--count"]);
+            assert_eq!(
+                run(&args),
+                format!("{expected}\n"),
+                "{rows}x{cols} from {text}"
+            );
+            if k % 4 == 0 {
+                args.extend_from_slice(&["--workers", "2"]);
+                assert_eq!(run(&args), format!("{expected}\n"), "--workers 2, {text}");
+            }
+        }
+        // The starts leave room for long games.
+        assert!(most > 50, "{rows}x{cols}: at most {most} positions");
+    }
+}
