@@ -656,8 +656,8 @@ fn layers_filed<K: Key + Filed>(
         if failure.is_none() {
             let layer_bytes = layer.memory();
             // Inserts the buffered successors: this worker's own partitions
-            // into its sets; hands those a worker of this process owns over
-            // whole; inserts the others' into its outbox, which is sent once
+            // into its sets; hands those a worker of this process owns over,
+            // a batch each; inserts the others' into its outbox, which is sent once
             // it passes its room or the round ends (`end`), each batch sent
             // as what arrives is taken in. Then the spill and the memory are checked.
             let mut insert = |parts: &mut [Vec<K>],
