@@ -521,9 +521,7 @@ impl Key for u32 {
         part: usize,
         fresh: impl FnOnce(usize) -> Vec<u64>,
     ) -> Vec<u64> {
-        let mut words = fresh(keys.len().div_ceil(2) + 1);
-        Self::write(keys, &mut words);
-        words.push(part as u64);
+        let words = batch(part, keys, fresh(keys.len().div_ceil(2) + 1));
         keys.clear();
         words
     }

@@ -30,9 +30,10 @@ use crate::symmetry::Symmetries;
 
 /// Whether [`count`] answers counts and histograms from a start on
 /// `program`: every move a jump, a board whose jumps fit the grid-word
-/// engine, and unless only the `reachable` positions are asked for, a goal
-/// of targets with one piece count.
-pub fn applies(program: &Program, reachable: bool) -> bool {
+/// engine, and unless `any_goal` serves (a count of the positions reachable
+/// from the start, which the goal does not change), a goal of targets with
+/// one piece count.
+pub fn applies(program: &Program, any_goal: bool) -> bool {
     let one_count = match program.goal() {
         Goal::Targets(targets) => {
             let pegs = targets.first().map(Bits::count_ones);
@@ -40,7 +41,7 @@ pub fn applies(program: &Program, reachable: bool) -> bool {
         }
         _ => false,
     };
-    (reachable || one_count)
+    (any_goal || one_count)
         && all_jumps(program)
         && GridJumps::new(program, &[(0..program.cells()).collect()]).is_some()
 }
