@@ -928,7 +928,7 @@ const FRENCH_C1: [u64; 36] = [
 #[ignore]
 fn french_from_c1_in_one_process() {
     // No symmetry fixes c1: 3,049,878,082 positions held one by one, the
-    // largest layer 445,790,702 of them. About 5 minutes here, within the
+    // largest layer 445,790,702 of them. About 4 minutes here, within the
     // default max-memory (60% of the machine's memory: 14 GiB of 24).
     let args = [
         "states",
