@@ -1,10 +1,10 @@
-//! The French board's enumerations: from the centre up to symmetry in one process, on two
-//! worker threads and on two processes over localhost; from c1 in full. Slow (a sample from
+//! The French board's enumerations: from the centre up to symmetry by the built binary in one
+//! process, on two worker threads and as two processes over localhost; from c1 in full. Slow (a sample from
 //! the centre takes about 20 s, one from c1 about 4 min): `cargo bench --bench states --
 //! french_centre` takes about 10 minutes, `-- french_c1` about 40.
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
-use pegflip::{Cluster, Limits, Output, Program, Puzzle, Request, enumerate};
+use pegflip::{Limits, Output, Program, Puzzle, Request, enumerate};
 use std::hint::black_box;
 use std::process::{Command, Stdio};
 
@@ -21,25 +21,27 @@ fn french(from: &str) -> (Program, pegflip::Bits, Limits) {
     (program, start, puzzle.limits)
 }
 
-/// `states french37 --from "full but d4" --reachable --count --symmetry` as two processes of
-/// one worker over localhost; both print the count.
-fn two_processes() -> u64 {
-    let listeners: Vec<std::net::TcpListener> = (0..2)
-        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
-        .collect();
-    let hosts: String = listeners
+/// The command-line arguments that count the French board's classes from the centre.
+const CENTRE: [&str; 7] = [
+    "states",
+    "french37",
+    "--from",
+    "full but d4",
+    "--reachable",
+    "--count",
+    "--symmetry",
+];
+
+/// Runs the built binary with `CENTRE` and `extra` arguments, once for each argument list
+/// of `processes` (all at once), and gives the count that every one of them prints.
+fn centre_count(extra: &[&str], processes: &[Vec<String>]) -> u64 {
+    let children: Vec<_> = processes
         .iter()
-        .map(|l| format!("127.0.0.1:{}\n", l.local_addr().unwrap().port()))
-        .collect();
-    drop(listeners);
-    let hostfile = format!("{}/french-centre.hosts", env!("CARGO_TARGET_TMPDIR"));
-    std::fs::write(&hostfile, hosts).unwrap();
-    let children: Vec<_> = (0..2)
-        .map(|i| {
+        .map(|own| {
             Command::new(env!("CARGO_BIN_EXE_pegflip"))
-                .args(["states", "french37", "--from", "full but d4"])
-                .args(["--reachable", "--count", "--symmetry", "--processes", "2"])
-                .args(["--process", &i.to_string(), "--hostfile", &hostfile])
+                .args(CENTRE)
+                .args(extra)
+                .args(own)
                 .current_dir(env!("CARGO_MANIFEST_DIR"))
                 .stdin(Stdio::null())
                 .stdout(Stdio::piped())
@@ -59,36 +61,59 @@ fn two_processes() -> u64 {
                 .unwrap()
         })
         .collect();
-    assert_eq!(counts[0], counts[1]);
+    assert!(counts.iter().all(|&n| n == counts[0]));
     counts[0]
 }
 
+/// The arguments of two processes of one worker that connect over localhost, by a hostfile
+/// of two free ports.
+fn two_processes() -> Vec<Vec<String>> {
+    let listeners: Vec<std::net::TcpListener> = (0..2)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    let hosts: String = listeners
+        .iter()
+        .map(|l| format!("127.0.0.1:{}\n", l.local_addr().unwrap().port()))
+        .collect();
+    drop(listeners);
+    let hostfile = format!("{}/french-centre.hosts", env!("CARGO_TARGET_TMPDIR"));
+    std::fs::write(&hostfile, hosts).unwrap();
+    (0..2)
+        .map(|i| {
+            [
+                "--processes",
+                "2",
+                "--process",
+                &i.to_string(),
+                "--hostfile",
+                &hostfile,
+            ]
+            .map(String::from)
+            .to_vec()
+        })
+        .collect()
+}
+
+/// The French board from the centre as users run it: the built binary in one process, with
+/// two worker threads, and as two processes; each run is a fresh process, so all three
+/// pay the same start-up and the same allocator.
 fn french_centre(c: &mut Criterion) {
     let mut group = c.benchmark_group("french_centre");
     group.sample_size(10).sampling_mode(SamplingMode::Flat);
-    let (program, start, limits) = french("full but d4");
-    for (name, cluster) in [
-        ("one_process", None),
-        ("workers_2", Some(Cluster::local(2))),
-    ] {
-        let request = Request {
-            from: Some(start.clone()),
-            reachable: true,
-            symmetry: true,
-            output: Output::Count,
-            cluster,
-            ..Default::default()
-        };
-        group.bench_function(name, |b| {
-            b.iter(|| {
-                let summary = enumerate(&program, &request, &limits, None).unwrap();
-                assert_eq!(summary.count.to_string(), CENTRE_CLASSES.to_string());
-                black_box(summary)
-            })
-        });
-    }
+    group.bench_function("one_process", |b| {
+        b.iter(|| assert_eq!(black_box(centre_count(&[], &[vec![]])), CENTRE_CLASSES))
+    });
+    group.bench_function("workers_2", |b| {
+        b.iter(|| {
+            let count = centre_count(&["--workers", "2"], &[vec![]]);
+            assert_eq!(black_box(count), CENTRE_CLASSES)
+        })
+    });
     group.bench_function("processes_2", |b| {
-        b.iter(|| assert_eq!(black_box(two_processes()), CENTRE_CLASSES))
+        b.iter(|| {
+            let count = centre_count(&[], &two_processes());
+            assert_eq!(black_box(count), CENTRE_CLASSES)
+        })
     });
     group.finish();
 }
