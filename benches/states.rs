@@ -1,7 +1,7 @@
 //! The French board's enumerations: from the centre up to symmetry by the built binary in one
-//! process, on two worker threads and as two processes over localhost; from c1 in full. Slow (a sample from
-//! the centre takes about 20 s, one from c1 about 4 min): `cargo bench --bench states --
-//! french_centre` takes about 10 minutes, `-- french_c1` about 40.
+//! process, on two worker threads and as two processes over localhost; from c1 in full. Slow
+//! (a sample from the centre takes about 20 s, one from c1 about 4 min): `cargo bench --bench
+//! states -- french_centre` takes about 11 minutes, `-- french_c1` about 40.
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use pegflip::{Limits, Output, Program, Puzzle, Request, enumerate};
