@@ -102,6 +102,11 @@ pub struct LevelSizes {
     /// side), when pagoda functions cut positions off.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pagodas: Option<usize>,
+    /// Whether the sides of the last search that found nothing were also
+    /// bounded toward each other's last level (the bound `frontier`).
+    /// Absent when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub frontier: bool,
     /// The bound of the last search that found no solution: none has this
     /// many moves or fewer. Absent when the lower bound on the start alone
     /// proves the answer.
@@ -255,6 +260,7 @@ impl Answer {
                         lower_bound: chains.levels.lower,
                         types: chains.levels.types,
                         pagodas: chains.levels.pagoda.then_some(chains.levels.pagodas),
+                        frontier: chains.levels.frontier,
                         none_within: chains.levels.none_within,
                         forward: chains.levels.forward.clone(),
                         backward: chains.levels.backward.clone(),

@@ -188,6 +188,10 @@ pub struct Levels {
     /// Whether pagoda functions cut off positions that cannot reach the
     /// other end.
     pub pagoda: bool,
+    /// Whether the sides of the last search that found nothing were also
+    /// bounded toward each other's last level (the bound `frontier`: its
+    /// depth, and the regions and peg types toward its positions).
+    pub frontier: bool,
     /// The pagoda functions found by linear programming, on the side that
     /// found the most.
     pub pagodas: usize,

@@ -165,6 +165,19 @@ fn write_chains(
                     from.join(" and ")
                 ),
             };
+            // The bound `frontier`: toward the other side's last level.
+            let toward = match (levels.frontier, from.is_empty()) {
+                (false, _) => String::new(),
+                (true, true) => format!(
+                    ", and its level plus the depth of the other side's last level is at most \
+                     {bound} too"
+                ),
+                (true, false) => format!(
+                    ", and its level plus the depth of the other side's last level plus a lower \
+                     bound on the moves to that level's positions, from the same, is at most \
+                     {bound} too"
+                ),
+            };
             let cut = match (levels.pagoda, levels.pagodas) {
                 (false, _) => String::new(),
                 (true, 1) => ", and no pagoda function (1 found by linear programming) cuts it \
@@ -177,7 +190,7 @@ fn write_chains(
             };
             format!(
                 "no solution has {bound} moves or fewer: levels by moves bounded by {bound} \
-                 ({kept}{cut}) searched forward to {} and backward to{back_to} {}{per_target}, \
+                 ({kept}{toward}{cut}) searched forward to {} and backward to{back_to} {}{per_target}, \
                  and no meeting has {bound} moves or fewer",
                 levels.forward.len().saturating_sub(1),
                 levels.backward.len().saturating_sub(1),

@@ -573,6 +573,12 @@ fn english_levels_shrink_with_each_bound() {
         let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(answer["length"], 18, "{bounds}");
         assert_eq!(answer["levels"]["none_within"], 17, "{bounds}");
+        // The proof names the bound toward the other side's last level when it bounded.
+        assert_eq!(
+            answer["levels"]["frontier"].as_bool().unwrap_or(false),
+            bounds.contains("frontier"),
+            "{bounds}"
+        );
         let sizes = |side: &str| -> Vec<u64> {
             let list = answer["levels"][side].as_array().unwrap();
             list.iter().map(|n| n.as_u64().unwrap()).collect()
@@ -595,6 +601,25 @@ fn english_levels_shrink_with_each_bound() {
     // Toward each other's last level, the sides' last levels are smaller still.
     let frontier = levels("[\"regions\", \"types\", \"pagoda\", \"frontier\"]");
     assert!(frontier.0.last() < all.0.last(), "{frontier:?} {all:?}");
+    let out = pegflip(
+        &[
+            "solve",
+            "english33",
+            "--metric",
+            "moves",
+            "--set",
+            "bounds=[\"regions\", \"frontier\"]",
+        ],
+        b"",
+    );
+    let proof = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        proof.contains(
+            "and its level plus the depth of the other side's last level plus a lower bound on \
+             the moves to that level's positions, from the same, is at most 17 too"
+        ),
+        "{proof}"
+    );
     // Each cuts the last forward level by a quarter at least.
     let last = |l: &(Vec<u64>, Vec<u64>)| *l.0.last().unwrap();
     assert!(last(&regions) * 4 <= last(&none) * 3);

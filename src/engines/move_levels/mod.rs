@@ -60,6 +60,7 @@
 //! only position of its orbit, since every symmetry used fixes it); then a
 //! chain on into the next backward level, to a target.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
@@ -280,6 +281,7 @@ fn prove_fewest<W: Word>(
     };
     let search = Bounded {
         frontier: bounds.frontier,
+        bounded_toward: AtomicBool::new(false),
         packing: &packing,
         candidates: &candidates,
         types: types.as_ref(),
@@ -375,6 +377,9 @@ struct Bounded<'a, W: Word> {
     /// Whether each side is bounded toward the other's last level (the
     /// bound `frontier`), the forward levels shared by the targets.
     frontier: bool,
+    /// Whether a bound toward a level was built in the search running now
+    /// (not where the board's packing is too large for its table).
+    bounded_toward: AtomicBool,
     /// The board's packing of regions, the regions that may bound, the peg
     /// types, and the board's symmetries: what a bound toward a level is
     /// built from.
@@ -564,6 +569,7 @@ impl<'a, W: Word> Bounded<'a, W> {
     fn run_toward(&self, bound: u32, proved: &Levels) -> Result<Search<'a, W>> {
         let budget = self.limits.max_memory;
         let hint = |e| so_far(e, proved);
+        self.bounded_toward.store(false, Ordering::Relaxed);
         let mut fore = Side::new(self.jumps, &[self.start], true, self.fixing_start, None);
         fore.pagodas = self.ahead_pagodas.map(|p| learnt(p).clone());
         let cases = self.targets.iter().zip(self.groups).enumerate();
@@ -691,6 +697,7 @@ impl<'a, W: Word> Bounded<'a, W> {
         Ok(Search::None(Levels {
             forward: fore.sizes.clone(),
             pagodas: self.pagodas_found(),
+            frontier: self.bounded_toward.load(Ordering::Relaxed),
             in_parts: fore.in_parts || backs.iter().any(|b| b.in_parts),
             backward,
             none_within: Some(bound),
@@ -725,6 +732,7 @@ impl<'a, W: Word> Bounded<'a, W> {
         );
         if let Some(regions) = regions {
             prune.bounds.insert(0, (Arc::new(regions), bound - depth));
+            self.bounded_toward.store(true, Ordering::Relaxed);
         }
         prune
     }
