@@ -302,10 +302,7 @@ fn read_case<R: Read>(
                 n += 1;
             }
             if n < cols {
-                return Err(reader.err(
-                    pos.plus(n),
-                    format!("row {r} has {n} cells, expected {cols}"),
-                ));
+                return Err(reader.err(pos.plus(n), crate::io::board::short_row(r, n, cols)));
             }
         }
     }

@@ -4,6 +4,12 @@ use crate::board::Board;
 use crate::error::{Diagnostic, Error, Result};
 use crate::symbols::{Sym, Symbols};
 
+/// What is wrong with row `row` of a board, which has `cells` cells where `cols` are expected.
+pub(crate) fn short_row(row: usize, cells: usize, cols: usize) -> String {
+    let s = if cells == 1 { "" } else { "s" };
+    format!("row {row} has {cells} cell{s}, expected {cols}")
+}
+
 /// A problem found in one row, at a byte offset within the row's text.
 #[derive(Debug)]
 pub(crate) struct RowIssue {
@@ -75,7 +81,7 @@ pub(crate) fn read_row(
     if col < cols {
         return Err(RowIssue {
             at: text.len(),
-            message: format!("row {row} has {col} cells, expected {cols}"),
+            message: short_row(row, col, cols),
         });
     }
     Ok(surplus_at.map(|at| RowIssue {
@@ -221,10 +227,7 @@ pub(crate) fn read_colour_rows<'a>(
             col += 1;
         }
         if col < cols {
-            return Err(err(
-                text.len(),
-                format!("row {row} has {col} cells, expected {cols}"),
-            ));
+            return Err(err(text.len(), short_row(row, col, cols)));
         }
         if let Some(at) = surplus_at {
             warnings.push(Diagnostic::warning(

@@ -134,6 +134,13 @@ fn another_commands_option_given_as_a_board_is_named() {
         err.contains("<board>:1:4: error: row 0 has 3 cells, expected 12"),
         "{err}"
     );
+    let out = pegflip(&["solve", "pebble12", "o"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("<board>:1:2: error: row 0 has 1 cell, expected 12"),
+        "{err}"
+    );
     // And one that reads is solved.
     let out = pegflip(&["solve", "pebble12", "--o--o-oo----"], b"");
     assert_eq!(out.status.code(), Some(0));
