@@ -481,7 +481,7 @@ fn hostile_colour_files_are_refused_where_they_go_wrong() {
         (base(three, ok_moves, "target = \"all-z\""), "all-"),
         (
             base(three, ok_moves, "target = \"ab/c\""),
-            "row 1 has 1 cells",
+            "row 1 has 1 cell,",
         ),
         (
             base("on = \"x\"", "directions = [[0, 1, 1]]", ok_goal),
