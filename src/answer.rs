@@ -107,6 +107,11 @@ pub struct LevelSizes {
     /// Absent when false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub frontier: bool,
+    /// Whether that search, with the bound `frontier`, searched the targets
+    /// one at a time, each with forward levels of its own, summed in
+    /// `forward`. Absent when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub apart: bool,
     /// The bound of the last search that found no solution: none has this
     /// many moves or fewer. Absent when the lower bound on the start alone
     /// proves the answer.
@@ -261,6 +266,7 @@ impl Answer {
                         types: chains.levels.types,
                         pagodas: chains.levels.pagoda.then_some(chains.levels.pagodas),
                         frontier: chains.levels.frontier,
+                        apart: chains.levels.apart,
                         none_within: chains.levels.none_within,
                         forward: chains.levels.forward.clone(),
                         backward: chains.levels.backward.clone(),

@@ -132,6 +132,8 @@ impl Chains {
 }
 
 /// The result of solving one board. Impossibility is an answer, not an error.
+// Made once per board solved, so the solution's size beside a proof's does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// The goal can be reached (for fewest pieces: always, possibly with no move).
@@ -161,7 +163,8 @@ pub struct Levels {
     /// Positions per level forward from the start, in the last search that
     /// found nothing: entry `n` is the number kept of those reached in `n`
     /// moves. Empty when the lower bound on the start alone proves the answer.
-    /// With the bound `frontier` too, the targets share these levels.
+    /// With the bound `frontier` too, the targets share these levels, unless
+    /// `apart`.
     pub forward: Vec<u64>,
     /// Positions per level backward in that search, summed over the targets
     /// searched back from (each level `n` of each target: the positions kept
@@ -192,6 +195,11 @@ pub struct Levels {
     /// bounded toward each other's last level (the bound `frontier`: its
     /// depth, and the regions and peg types toward its positions).
     pub frontier: bool,
+    /// Whether that search, with the bound `frontier`, searched the targets
+    /// one at a time, each with forward levels of its own (when the shared
+    /// forward levels did not fit in `max-memory`); `forward` then sums
+    /// their levels.
+    pub apart: bool,
     /// The pagoda functions found by linear programming, on the side that
     /// found the most.
     pub pagodas: usize,

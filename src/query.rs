@@ -183,6 +183,10 @@ pub enum Event {
         /// `None` forward from the start; `Some(i)` backward from the
         /// search's target `i` (from 0, one per orbit of the start's symmetries).
         target: Option<usize>,
+        /// For a forward level, `Some(i)` when it is searched toward target
+        /// `i` alone (the bound `frontier` searches the targets one at a
+        /// time); `None` when it serves every target.
+        toward: Option<usize>,
         /// Moves from its end.
         depth: u32,
         /// Its positions, up to symmetry (a level checked in parts: the

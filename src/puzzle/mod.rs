@@ -136,8 +136,9 @@ pub struct Bounds {
     pub pagoda: bool,
     /// The frontier: the regions and the peg types bound each side toward
     /// the other side's last level rather than its far end; the targets
-    /// share forward levels that some target's own bound keeps. Not in the
-    /// default set.
+    /// share forward levels that some target's own bound keeps, or, where
+    /// those do not fit in `max-memory`, are searched one at a time. Not in
+    /// the default set.
     pub frontier: bool,
 }
 
@@ -195,9 +196,18 @@ impl Src<'_> {
     }
 }
 
-/// serde's words for a number out of a count's range, said plainly; other
+/// serde's words for a number out of a count's range, or a number where
+/// text is expected (a cell named by a number, unquoted), said plainly; other
 /// messages as they are.
 fn plain(message: &str) -> String {
+    if let Some(rest) = message.strip_prefix("invalid type: integer `")
+        && message.ends_with("expected a string")
+        && let Some((number, _)) = rest.split_once('`')
+    {
+        return format!(
+            "{number} is a number where text is expected: write it in quotes, \"{number}\""
+        );
+    }
     for (prefix, what) in [
         (
             "invalid value: integer `",

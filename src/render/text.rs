@@ -140,11 +140,16 @@ fn write_chains(
     let sizes = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
     let (back_to, per_target) = match levels.targets {
         0 | 1 => (String::new(), String::new()),
+        n if levels.apart => (
+            " at most".to_string(),
+            format!(" from each of {n} targets (one per orbit, one at a time)"),
+        ),
         n => (
             " at most".to_string(),
             format!(" from each of {n} targets (one per orbit)"),
         ),
     };
+    let fore_to = if levels.apart { " at most" } else { "" };
     let mut from = Vec::new();
     if levels.regions > 0 {
         from.push(format!(
@@ -190,7 +195,7 @@ fn write_chains(
             };
             format!(
                 "no solution has {bound} moves or fewer: levels by moves bounded by {bound} \
-                 ({kept}{toward}{cut}) searched forward to {} and backward to{back_to} {}{per_target}, \
+                 ({kept}{toward}{cut}) searched forward to{fore_to} {} and backward to{back_to} {}{per_target}, \
                  and no meeting has {bound} moves or fewer",
                 levels.forward.len().saturating_sub(1),
                 levels.backward.len().saturating_sub(1),
@@ -241,12 +246,22 @@ fn write_chains(
         n => format!("up to {n} symmetries"),
     };
     if levels.none_within.is_some() {
-        writeln!(
-            out,
-            "positions per level forward, {}: {}",
-            up_to(levels.forward_symmetries),
-            sizes(&levels.forward),
-        )?;
+        match levels.apart {
+            false => writeln!(
+                out,
+                "positions per level forward, {}: {}",
+                up_to(levels.forward_symmetries),
+                sizes(&levels.forward),
+            )?,
+            true => writeln!(
+                out,
+                "positions per level forward, summed over the {} targets, each searched toward \
+                 on its own (the shared levels did not fit), {}: {}",
+                levels.targets,
+                up_to(levels.forward_symmetries),
+                sizes(&levels.forward),
+            )?,
+        }
         match levels.targets {
             0 | 1 => writeln!(
                 out,

@@ -330,3 +330,32 @@ fn goals_switch_on_the_command_line() {
         "unknown field `targe`",
     );
 }
+
+/// A cell named by a number, given unquoted where a name is text, is refused where it stands,
+/// with the quotes it needs; quoted, it is read.
+#[test]
+fn cells_named_by_numbers_unquoted_are_told_to_quote_them() {
+    case(
+        &["solve", "triangle15", "--set", "goal.one-piece=13"],
+        2,
+        "--set:1:16: error: 13 is a number where text is expected: write it in quotes, \"13\"",
+    );
+    case(
+        &["solve", "triangle15", "--set", "goal.one-piece=\"13\""],
+        0,
+        "13\nstart\n",
+    );
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/puzzles/triangle15.toml"
+    ))
+    .unwrap()
+    .replace("one-piece = \"anywhere\"", "one-piece = 4");
+    assert!(text.contains("one-piece = 4"));
+    let path = file("numbered.toml", &text);
+    case(
+        &["check", &path],
+        2,
+        "4 is a number where text is expected: write it in quotes, \"4\"",
+    );
+}

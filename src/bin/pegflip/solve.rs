@@ -148,6 +148,7 @@ fn report_levels(spinner: &indicatif::ProgressBar) -> pegflip::Observer {
             pegflip::Event::MoveLevel {
                 bound,
                 target,
+                toward,
                 depth,
                 positions,
                 held,
@@ -156,9 +157,10 @@ fn report_levels(spinner: &indicatif::ProgressBar) -> pegflip::Observer {
                     Some(bound) => format!("bound {bound}"),
                     None => "beam".to_string(),
                 };
-                let side = match target {
-                    None => "forward".to_string(),
-                    Some(i) => format!("backward from target {}", i + 1),
+                let side = match (target, toward) {
+                    (Some(i), _) => format!("backward from target {}", i + 1),
+                    (None, Some(i)) => format!("forward toward target {}", i + 1),
+                    (None, None) => "forward".to_string(),
                 };
                 let held = held.map_or(String::new(), |b| {
                     format!(", {} held", pegflip::limits::human_bytes(u128::from(b)))

@@ -146,6 +146,7 @@ impl<W: Word> Beam<'_, W> {
                 (observer.0)(&Event::MoveLevel {
                     bound: None,
                     target: None,
+                    toward: None,
                     depth: levels.len() as u32,
                     positions: next.len() as u64,
                     held: crate::memory::held(),

@@ -42,7 +42,9 @@
 //! `e` moves more than the regions and peg types count toward that level's
 //! positions (see [`Bounded::run_toward`]). The targets share the forward
 //! levels, bounded toward all their levels at once and cut to what some
-//! target's own bound keeps. It cuts the levels of a search that finds
+//! target's own bound keeps; where those do not fit in `max-memory`, the
+//! bound is searched again one target at a time, each with forward levels
+//! of its own, bounded toward that target's levels alone. It cuts the levels of a search that finds
 //! nothing far more, but gives up the level past the bound, so the search
 //! with the answer's bound runs in full.
 //!
@@ -94,6 +96,9 @@ pub(super) const CHUNK: usize = 1 << 18;
 /// every peg, most of them found again from other parents.
 pub(super) const SUCCESSORS_PER_PARENT: u64 = 64;
 
+/// The parents sampled to estimate the work of a side's next level.
+const SAMPLED: usize = 2048;
+
 /// A fewest-moves answer: the moves, each a chain of jumps, and how
 /// optimality was established.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -140,9 +145,11 @@ pub enum MoveOutcome {
 /// levels gives the shortest solution found as [`MoveOutcome::Unproved`]
 /// rather than the limit's error.
 ///
-/// The forward levels are shared by every target; each target (one per
-/// orbit under the symmetries that fix the start) gets backward levels of
-/// its own, searched only for meetings shorter than the best so far.
+/// The forward levels are shared by every target (with the bound
+/// `frontier`, unless they do not fit: see [`Levels::apart`]); each target
+/// (one per orbit under the symmetries that fix the start) gets backward
+/// levels of its own, searched only for meetings shorter than the best so
+/// far.
 pub fn fewest_moves<W: Word>(
     program: &Program,
     start: W,
@@ -150,20 +157,23 @@ pub fn fewest_moves<W: Word>(
     limits: &Limits,
     observer: Option<&Observer>,
 ) -> Result<MoveOutcome> {
-    let outcome = prove_fewest(program, start, known, limits, observer);
+    let outcome = prove_fewest(program, start, known, limits, observer, false);
     // What this search proved says nothing of the next run's.
     crate::memory::note_proved(String::new());
     outcome
 }
 
 /// [`fewest_moves`], noting what it has proved as it goes
-/// ([`crate::memory::note_proved`]).
+/// ([`crate::memory::note_proved`]); with the bound `frontier`, the targets
+/// one at a time from the first bound when `apart`, else only where the
+/// shared forward levels do not fit.
 fn prove_fewest<W: Word>(
     program: &Program,
     start: W,
     known: Option<&[usize]>,
     limits: &Limits,
     observer: Option<&Observer>,
+    apart: bool,
 ) -> Result<MoveOutcome> {
     let jumps: Jumps<W> = Jumps::new(program)?;
     let Goal::Targets(targets) = program.goal() else {
@@ -281,6 +291,7 @@ fn prove_fewest<W: Word>(
     };
     let search = Bounded {
         frontier: bounds.frontier,
+        apart,
         bounded_toward: AtomicBool::new(false),
         packing: &packing,
         candidates: &candidates,
@@ -377,6 +388,9 @@ struct Bounded<'a, W: Word> {
     /// Whether each side is bounded toward the other's last level (the
     /// bound `frontier`), the forward levels shared by the targets.
     frontier: bool,
+    /// Whether, with `frontier`, the targets are searched one at a time from
+    /// the first (else only where the shared forward levels do not fit).
+    apart: bool,
     /// Whether a bound toward a level was built in the search running now
     /// (not where the board's packing is too large for its table).
     bounded_toward: AtomicBool,
@@ -509,12 +523,7 @@ impl<'a, W: Word> Bounded<'a, W> {
             }
             self.keep(&back, Some(i));
             in_parts |= back.in_parts;
-            for (n, &size) in back.sizes.iter().enumerate() {
-                match backward.get_mut(n) {
-                    Some(sum) => *sum += size,
-                    None => backward.push(size),
-                }
-            }
+            add_sizes(&mut backward, &back.sizes);
             if let Some(meeting) = found {
                 spare = Some((meeting, back));
             }
@@ -523,6 +532,7 @@ impl<'a, W: Word> Bounded<'a, W> {
         let levels = Levels {
             forward: fore.sizes.clone(),
             pagodas: self.pagodas_found(),
+            apart: false,
             backward,
             none_within: Some(bound),
             in_parts: in_parts || fore.in_parts,
@@ -555,6 +565,28 @@ impl<'a, W: Word> Bounded<'a, W> {
     /// `bound`: the regions the other side's far positions still fill, which
     /// the ends themselves do not, no longer count against the bound.
     ///
+    /// The targets share the forward levels ([`Bounded::run_shared`]); when
+    /// those do not fit in `max-memory`, the bound is searched again with the
+    /// targets one at a time ([`Bounded::run_apart`]).
+    fn run_toward(&self, bound: u32, proved: &Levels) -> Result<Search<'a, W>> {
+        self.bounded_toward.store(false, Ordering::Relaxed);
+        if self.apart {
+            return self.run_apart(bound, proved);
+        }
+        // Seven eighths, so that the levels' own check, not the process's
+        // ceiling, stops shared levels that do not fit.
+        match self.run_shared(bound, proved, self.limits.max_memory / 8 * 7) {
+            Err(Error::Limit { name, .. }) if name == "max-memory" && self.targets.len() > 1 => {
+                crate::memory::give_back_past(0);
+                self.run_apart(bound, proved)
+            }
+            searched => searched,
+        }
+    }
+
+    /// [`Bounded::run_toward`] with the targets sharing the forward levels,
+    /// within `budget` bytes.
+    ///
     /// The targets share the forward levels. Each target's backward side
     /// grows while its next level looks smaller (by the growth of its last)
     /// than the forward side's, and never to the bound; then the forward side
@@ -566,10 +598,8 @@ impl<'a, W: Word> Bounded<'a, W> {
     /// positions some target's own bound keeps (the bound it would have grown
     /// its own forward side with): so the shared levels hold the union of
     /// what the targets would each have grown, each position once.
-    fn run_toward(&self, bound: u32, proved: &Levels) -> Result<Search<'a, W>> {
-        let budget = self.limits.max_memory;
+    fn run_shared(&self, bound: u32, proved: &Levels, budget: u64) -> Result<Search<'a, W>> {
         let hint = |e| so_far(e, proved);
-        self.bounded_toward.store(false, Ordering::Relaxed);
         let mut fore = Side::new(self.jumps, &[self.start], true, self.fixing_start, None);
         fore.pagodas = self.ahead_pagodas.map(|p| learnt(p).clone());
         let cases = self.targets.iter().zip(self.groups).enumerate();
@@ -698,11 +728,112 @@ impl<'a, W: Word> Bounded<'a, W> {
             forward: fore.sizes.clone(),
             pagodas: self.pagodas_found(),
             frontier: self.bounded_toward.load(Ordering::Relaxed),
+            apart: false,
             in_parts: fore.in_parts || backs.iter().any(|b| b.in_parts),
             backward,
             none_within: Some(bound),
             ..proved.clone()
         }))
+    }
+
+    /// [`Bounded::run_toward`] with the targets searched one at a time, each
+    /// with forward levels of its own: toward one target's last level the
+    /// bound cuts more than toward the union of every target's, and only one
+    /// target's levels are held at once, but the forward levels that the
+    /// targets would share are grown again for each. The levels reported are
+    /// summed over the targets.
+    fn run_apart(&self, bound: u32, proved: &Levels) -> Result<Search<'a, W>> {
+        let (mut forward, mut backward) = (Vec::new(), Vec::new());
+        let mut in_parts = false;
+        for i in 0..self.targets.len() {
+            let (fore, back) = match self.toward_target(bound, proved, i)? {
+                Ok(met) => return Ok(met),
+                Err(sides) => sides,
+            };
+            add_sizes(&mut forward, &fore.sizes);
+            add_sizes(&mut backward, &back.sizes);
+            in_parts |= fore.in_parts || back.in_parts;
+        }
+        Ok(Search::None(Levels {
+            forward,
+            pagodas: self.pagodas_found(),
+            frontier: self.bounded_toward.load(Ordering::Relaxed),
+            apart: true,
+            in_parts,
+            backward,
+            none_within: Some(bound),
+            ..proved.clone()
+        }))
+    }
+
+    /// The search of [`Bounded::run_apart`] toward target `i` alone: its
+    /// meeting within `bound`, or the two sides that show there is none.
+    ///
+    /// The side whose next level would generate fewer successors grows
+    /// ([`Side::work_ahead`], by the bounds it last grew with), the forward
+    /// side on a tie; the backward side never to the bound. The forward level that brings the depths to
+    /// the bound is the last, and is not kept.
+    #[allow(clippy::type_complexity)]
+    fn toward_target(
+        &self,
+        bound: u32,
+        proved: &Levels,
+        i: usize,
+    ) -> Result<std::result::Result<Search<'a, W>, (Side<'a, W>, Side<'a, W>)>> {
+        let budget = self.limits.max_memory;
+        let hint = |e| so_far(e, proved);
+        let mut fore = Side::new(self.jumps, &[self.start], true, self.fixing_start, None);
+        fore.pagodas = self.ahead_pagodas.map(|p| learnt(p).clone());
+        let mut back = Side::new(self.jumps, &[self.targets[i]], false, &self.groups[i], None);
+        back.pagodas = self.behind_pagodas.map(|p| learnt(&p[i]).clone());
+        let met = |meeting, fore, back| {
+            self.keep(&fore, None);
+            self.keep(&back, Some(i));
+            Ok(Ok(Search::Met {
+                meeting,
+                fore,
+                back,
+                proof: None,
+            }))
+        };
+        // The start may be the target already.
+        if let Some(meeting) = within(&fore.last, 0, &back, bound) {
+            return met(meeting, fore, back);
+        }
+        loop {
+            let (a, b) = (fore.depth(), back.depth());
+            if fore.last.is_empty() || back.last.is_empty() {
+                break;
+            }
+            let behind_first = a + b + 1 < bound
+                && back.work_ahead(self.jumps, SAMPLED) < fore.work_ahead(self.jumps, SAMPLED);
+            if behind_first {
+                back.prune = Some(self.toward(&fore.last, false, bound, a, &self.behind[i]));
+                let found = grow_behind(self.jumps, &mut back, &fore, budget, true, 0);
+                tell(self.observer, Some(bound), Some(i), &back);
+                if let Some(meeting) = found.map_err(hint)? {
+                    return met(meeting, fore, back);
+                }
+                continue;
+            }
+            let last = a + b + 1 == bound;
+            fore.prune = Some(self.toward(&back.last, true, bound, b, self.ahead));
+            let found = fore
+                .grow(self.jumps, back.bytes(), budget, !last, &|fresh| {
+                    within(fresh, a + 1, &back, bound)
+                })
+                .map_err(hint)?;
+            tell_toward(self.observer, bound, i, &fore);
+            if let Some(meeting) = found {
+                return met(meeting, fore, back);
+            }
+            if last {
+                break;
+            }
+        }
+        self.keep(&fore, None);
+        self.keep(&back, Some(i));
+        Ok(Err((fore, back)))
     }
 
     /// The bounds on a side's positions: toward `ends`, the side's far end
@@ -832,10 +963,48 @@ fn tell<W: Word>(
         (observer.0)(&Event::MoveLevel {
             bound,
             target,
+            toward: None,
             depth: side.depth(),
             positions: side.sizes.last().copied().unwrap_or(0),
             held: crate::memory::held(),
         });
+    }
+}
+
+/// Tells the `observer`, if any, that the last level of `fore`, searched
+/// toward target `i` alone (the bound `frontier`), is complete.
+fn tell_toward<W: Word>(observer: Option<&Observer>, bound: u32, i: usize, fore: &Side<W>) {
+    if let Some(observer) = observer {
+        (observer.0)(&Event::MoveLevel {
+            bound: Some(bound),
+            target: None,
+            toward: Some(i),
+            depth: fore.depth(),
+            positions: fore.sizes.last().copied().unwrap_or(0),
+            held: crate::memory::held(),
+        });
+    }
+}
+
+/// The meeting with the fewest moves of the positions `fresh`, `depth`
+/// moves from the start, with `back`'s levels, within `bound`.
+fn within<W: Word>(fresh: &[W], depth: u32, back: &Side<W>, bound: u32) -> Option<Meeting<W>> {
+    fresh
+        .par_iter()
+        .filter_map(|&s| {
+            let g = back.level(s).filter(|&g| depth + g <= bound)?;
+            Some((depth, g, s))
+        })
+        .min_by_key(order)
+}
+
+/// Adds a side's level `sizes` to the sums over several sides, level by level.
+fn add_sizes(sums: &mut Vec<u64>, sizes: &[u64]) {
+    for (n, &size) in sizes.iter().enumerate() {
+        match sums.get_mut(n) {
+            Some(sum) => *sum += size,
+            None => sums.push(size),
+        }
     }
 }
 
@@ -1432,6 +1601,53 @@ mod tests {
             }
         }
         assert!(solved > 10, "{solved}");
+    }
+
+    /// With the bound `frontier`, the targets searched one at a time (as
+    /// where the shared forward levels do not fit) give the same fewest moves
+    /// as the shared levels, from every vacancy of two boards, and say so.
+    #[test]
+    fn targets_one_at_a_time_give_what_shared_levels_give() {
+        let cross = "name = \"cross\"\n[board]\nshape = [\"..o..\", \".ooo.\", \"ooooo\", \
+                     \".ooo.\", \"..o..\"]\n[[moves]]\njump = \"orthogonal\"\n[goal]\n\
+                     one-piece = \"anywhere\"\n";
+        let triangle = crate::catalogue::find("triangle15").unwrap().text;
+        let (mut solved, mut apart) = (0, 0);
+        for (name, text) in [("triangle15", triangle), ("cross", cross)] {
+            let mut puzzle = crate::Puzzle::parse(text, name).unwrap();
+            puzzle.bounds.frontier = true;
+            let program = puzzle.compile().unwrap();
+            let cells = program.cells();
+            for vacancy in 0..cells {
+                let start = ((1u64 << cells) - 1) & !(1 << vacancy);
+                let limits = Limits::default();
+                let run = |apart| prove_fewest(&program, start, None, &limits, None, apart);
+                let (shared, each) = (run(false).unwrap(), run(true).unwrap());
+                let length = |o: &MoveOutcome| match o {
+                    MoveOutcome::Solved(s) => Some(s.moves.len()),
+                    MoveOutcome::Unsolvable(_) => None,
+                    MoveOutcome::Unproved(..) => panic!("{name}: no limit was passed"),
+                };
+                assert_eq!(
+                    length(&shared),
+                    length(&each),
+                    "{name} from vacancy {vacancy}"
+                );
+                if let MoveOutcome::Solved(s) = &each {
+                    solved += 1;
+                    // Where a search found nothing with more than one target, it says how.
+                    let levels = &s.levels;
+                    if levels.none_within.is_some() && levels.targets > 1 {
+                        assert!(levels.apart && levels.frontier, "{name} {vacancy}");
+                        apart += 1;
+                    }
+                }
+                if let MoveOutcome::Solved(s) = &shared {
+                    assert!(!s.levels.apart, "{name} {vacancy}");
+                }
+            }
+        }
+        assert!(solved > 10 && apart > 5, "{solved} {apart}");
     }
 
     /// A last level grown with too little room for it is checked in parts:

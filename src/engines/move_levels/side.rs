@@ -333,6 +333,43 @@ impl<'a, W: Word> Side<'a, W> {
         self.last = kept;
     }
 
+    /// The successors the next level's growth would generate, estimated
+    /// from a sample of `most` parents spread over the last level, each
+    /// parent's successors kept by the side's bounds and counted once: the
+    /// work of that growth, and a bound on its size.
+    pub(super) fn work_ahead(&self, jumps: &Jumps<W>, most: usize) -> f64 {
+        if self.last.is_empty() {
+            return 0.0;
+        }
+        let step = self.last.len().div_ceil(most.max(1)).max(1);
+        let sample: Vec<W> = self.last.iter().step_by(step).copied().collect();
+        let depth = self.depth() + 1;
+        let prune = self.prune.as_ref();
+        let counted: usize = sample
+            .par_iter()
+            .map(|&parent| {
+                let mut kept = Vec::new();
+                let mut keep = |t: W, canonical: W| {
+                    if prune.is_none_or(|p| p.keeps(self.forward, depth, t)) {
+                        kept.push(canonical);
+                    }
+                };
+                jumps.expand(
+                    &[parent],
+                    self.forward,
+                    self.group,
+                    &self.images,
+                    1 << 16,
+                    &mut keep,
+                );
+                kept.sort_unstable();
+                kept.dedup();
+                kept.len()
+            })
+            .sum();
+        counted as f64 / sample.len() as f64 * self.last.len() as f64
+    }
+
     pub(super) fn depth(&self) -> u32 {
         self.sizes.len() as u32 - 1
     }
