@@ -565,18 +565,24 @@ impl<'a, W: Word> Bounded<'a, W> {
     /// `bound`: the regions the other side's far positions still fill, which
     /// the ends themselves do not, no longer count against the bound.
     ///
-    /// The targets share the forward levels ([`Bounded::run_shared`]); when
-    /// those do not fit in `max-memory`, the bound is searched again with the
-    /// targets one at a time ([`Bounded::run_apart`]).
+    /// The targets share the forward levels ([`Bounded::run_shared`]); with
+    /// more than one target, when those do not fit in seven eighths of
+    /// `max-memory`, the bound is searched again with the targets one at a
+    /// time ([`Bounded::run_apart`]) in the whole of it.
     fn run_toward(&self, bound: u32, proved: &Levels) -> Result<Search<'a, W>> {
         self.bounded_toward.store(false, Ordering::Relaxed);
-        if self.apart {
-            return self.run_apart(bound, proved);
+        let budget = self.limits.max_memory;
+        match (self.apart, self.targets.len()) {
+            (true, _) => return self.run_apart(bound, proved),
+            (false, 0 | 1) => return self.run_shared(bound, proved, budget),
+            _ => {}
         }
         // Seven eighths, so that the levels' own check, not the process's
         // ceiling, stops shared levels that do not fit.
-        match self.run_shared(bound, proved, self.limits.max_memory / 8 * 7) {
-            Err(Error::Limit { name, .. }) if name == "max-memory" && self.targets.len() > 1 => {
+        match self.run_shared(bound, proved, budget / 8 * 7) {
+            Err(Error::Limit {
+                name: "max-memory", ..
+            }) => {
                 crate::memory::give_back_past(0);
                 self.run_apart(bound, proved)
             }
