@@ -829,7 +829,7 @@ impl<'a, W: Word> Bounded<'a, W> {
                     within(fresh, a + 1, &back, bound)
                 })
                 .map_err(hint)?;
-            tell_toward(self.observer, bound, i, &fore);
+            tell(self.observer, Some(bound), Some(i), &fore);
             if let Some(meeting) = found {
                 return met(meeting, fore, back);
             }
@@ -957,36 +957,22 @@ fn grow_behind<W: Word>(
     back.grow(jumps, fore.bytes() + beside, budget, kept, &meets)
 }
 
-/// Tells the `observer`, if any, that the last level of `side` (forward, or
-/// backward from `target`) of the search with `bound` is complete.
+/// Tells the `observer`, if any, that the last level of `side` of the search
+/// with `bound` is complete: backward, from target `i`; forward, toward
+/// target `i` alone (the targets one at a time), or toward every target.
 fn tell<W: Word>(
     observer: Option<&Observer>,
     bound: Option<u32>,
-    target: Option<usize>,
+    i: Option<usize>,
     side: &Side<W>,
 ) {
     if let Some(observer) = observer {
         (observer.0)(&Event::MoveLevel {
             bound,
-            target,
-            toward: None,
+            target: i.filter(|_| !side.forward),
+            toward: i.filter(|_| side.forward),
             depth: side.depth(),
             positions: side.sizes.last().copied().unwrap_or(0),
-            held: crate::memory::held(),
-        });
-    }
-}
-
-/// Tells the `observer`, if any, that the last level of `fore`, searched
-/// toward target `i` alone (the bound `frontier`), is complete.
-fn tell_toward<W: Word>(observer: Option<&Observer>, bound: u32, i: usize, fore: &Side<W>) {
-    if let Some(observer) = observer {
-        (observer.0)(&Event::MoveLevel {
-            bound: Some(bound),
-            target: None,
-            toward: Some(i),
-            depth: fore.depth(),
-            positions: fore.sizes.last().copied().unwrap_or(0),
             held: crate::memory::held(),
         });
     }
