@@ -44,9 +44,9 @@
 //! levels, bounded toward all their levels at once and cut to what some
 //! target's own bound keeps; where those do not fit in `max-memory`, the
 //! bound is searched again one target at a time, each with forward levels
-//! of its own, bounded toward that target's levels alone. It cuts the levels of a search that finds
-//! nothing far more, but gives up the level past the bound, so the search
-//! with the answer's bound runs in full.
+//! of its own, bounded toward that target's levels alone. It cuts the
+//! levels of a search that finds nothing far more, but gives up the level
+//! past the bound, so the search with the answer's bound runs in full.
 //!
 //! One level grows at a time, on the side with less work to do: a level's
 //! parents, counted once forward (its levels serve every target still to
@@ -777,8 +777,9 @@ impl<'a, W: Word> Bounded<'a, W> {
     ///
     /// The side whose next level would generate fewer successors grows
     /// ([`Side::work_ahead`], by the bounds it last grew with), the forward
-    /// side on a tie; the backward side never to the bound. The forward level that brings the depths to
-    /// the bound is the last, and is not kept.
+    /// side on a tie; the backward side never to the bound. The forward
+    /// level that brings the depths to the bound is the last, and is not
+    /// kept.
     #[allow(clippy::type_complexity)]
     fn toward_target(
         &self,
@@ -815,9 +816,10 @@ impl<'a, W: Word> Bounded<'a, W> {
                 && back.work_ahead(self.jumps, SAMPLED) < fore.work_ahead(self.jumps, SAMPLED);
             if behind_first {
                 back.prune = Some(self.toward(&fore.last, false, bound, a, &self.behind[i]));
-                let found = grow_behind(self.jumps, &mut back, &fore, budget, true, 0);
+                let found =
+                    grow_behind(self.jumps, &mut back, &fore, budget, true, 0).map_err(hint)?;
                 tell(self.observer, Some(bound), Some(i), &back);
-                if let Some(meeting) = found.map_err(hint)? {
+                if let Some(meeting) = found {
                     return met(meeting, fore, back);
                 }
                 continue;
