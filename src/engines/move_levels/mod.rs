@@ -1572,16 +1572,18 @@ mod tests {
         }
     }
 
+    /// A 13-hole cross, a board with both a centre and corners, one peg left anywhere.
+    const CROSS: &str = "name = \"cross\"\n[board]\nshape = [\"..o..\", \".ooo.\", \"ooooo\", \
+                         \".ooo.\", \"..o..\"]\n[[moves]]\njump = \"orthogonal\"\n[goal]\n\
+                         one-piece = \"anywhere\"\n";
+
     /// The same search in 128-bit words: the same fewest moves, through levels of the
     /// same sizes, from every single vacancy of two boards.
     #[test]
     fn wide_words_search_as_narrow_ones() {
-        let cross = "name = \"cross\"\n[board]\nshape = [\"..o..\", \".ooo.\", \"ooooo\", \
-                     \".ooo.\", \"..o..\"]\n[[moves]]\njump = \"orthogonal\"\n[goal]\n\
-                     one-piece = \"anywhere\"\n";
         let triangle = crate::catalogue::find("triangle15").unwrap().text;
         let mut solved = 0;
-        for (name, text) in [("triangle15", triangle), ("cross", cross)] {
+        for (name, text) in [("triangle15", triangle), ("cross", CROSS)] {
             let program = crate::Puzzle::parse(text, name).unwrap().compile().unwrap();
             let cells = program.cells();
             for vacancy in 0..cells {
@@ -1602,12 +1604,9 @@ mod tests {
     /// as the shared levels, from every vacancy of two boards, and say so.
     #[test]
     fn targets_one_at_a_time_give_what_shared_levels_give() {
-        let cross = "name = \"cross\"\n[board]\nshape = [\"..o..\", \".ooo.\", \"ooooo\", \
-                     \".ooo.\", \"..o..\"]\n[[moves]]\njump = \"orthogonal\"\n[goal]\n\
-                     one-piece = \"anywhere\"\n";
         let triangle = crate::catalogue::find("triangle15").unwrap().text;
         let (mut solved, mut apart) = (0, 0);
-        for (name, text) in [("triangle15", triangle), ("cross", cross)] {
+        for (name, text) in [("triangle15", triangle), ("cross", CROSS)] {
             let mut puzzle = crate::Puzzle::parse(text, name).unwrap();
             puzzle.bounds.frontier = true;
             let program = puzzle.compile().unwrap();
