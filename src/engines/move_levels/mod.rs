@@ -40,7 +40,8 @@
 //! and Korf carry their bounds across the two frontiers: a position that one
 //! side adds at depth `d` while the other's last level is at depth `e` needs
 //! `e` moves more than the regions and peg types count toward that level's
-//! positions (see [`Bounded::run_toward`]). The targets share the forward
+//! positions (see [`Bounded::run_toward`]). One target is searched alone.
+//! Several share the forward
 //! levels, bounded toward all their levels at once and cut to what some
 //! target's own bound keeps; where those do not fit in `max-memory`, the
 //! bound is searched again one target at a time, each with forward levels
@@ -565,16 +566,16 @@ impl<'a, W: Word> Bounded<'a, W> {
     /// `bound`: the regions the other side's far positions still fill, which
     /// the ends themselves do not, no longer count against the bound.
     ///
-    /// The targets share the forward levels ([`Bounded::run_shared`]); with
-    /// more than one target, when those do not fit in seven eighths of
-    /// `max-memory`, the bound is searched again with the targets one at a
-    /// time ([`Bounded::run_apart`]) in the whole of it.
+    /// One target is searched alone ([`Bounded::toward_target`]). Several
+    /// share the forward levels ([`Bounded::run_shared`]); when those do not
+    /// fit in seven eighths of `max-memory`, the bound is searched again with
+    /// the targets one at a time ([`Bounded::run_apart`]) in the whole of it.
     fn run_toward(&self, bound: u32, proved: &Levels) -> Result<Search<'a, W>> {
         self.bounded_toward.store(false, Ordering::Relaxed);
         let budget = self.limits.max_memory;
         match (self.apart, self.targets.len()) {
-            (true, _) => return self.run_apart(bound, proved),
-            (false, 0 | 1) => return self.run_shared(bound, proved, budget),
+            (true, _) | (false, 1) => return self.run_apart(bound, proved),
+            (false, 0) => return self.run_shared(bound, proved, budget),
             _ => {}
         }
         // Seven eighths, so that the levels' own check, not the process's
@@ -764,7 +765,7 @@ impl<'a, W: Word> Bounded<'a, W> {
             forward,
             pagodas: self.pagodas_found(),
             frontier: self.bounded_toward.load(Ordering::Relaxed),
-            apart: true,
+            apart: self.targets.len() > 1,
             in_parts,
             backward,
             none_within: Some(bound),
