@@ -587,6 +587,66 @@ fn the_frontier_bound_toward_one_hole_gives_the_plain_answer() {
     assert_eq!((solved, impossible), (54, 171));
 }
 
+/// Starts with a mirror, whose targets the mirror does not fix: a forward position stands for
+/// itself and its mirror image, of which only one may lead to the target searched back from.
+/// On the triangle of side 6, every start made by emptying one, two or three mirror pairs (or
+/// holes on the axis), under each choice of bounds, gives the plain search's fewest moves, and the
+/// levels never claim that none has as many moves as the answer.
+#[test]
+fn symmetric_starts_meet_every_target_they_lead_to() {
+    let text = triangle_text(6);
+    let rows: Vec<(usize, usize)> = (0..6).flat_map(|r| (0..=r).map(move |p| (r, p))).collect();
+    let cell = |r: usize, p: usize| rows.iter().position(|&h| h == (r, p)).unwrap();
+    // A hole and its mirror image, once each.
+    let pairs: Vec<u128> = rows
+        .iter()
+        .filter(|&&(r, p)| 2 * p <= r)
+        .map(|&(r, p)| 1 << cell(r, p) | 1 << cell(r, r - p))
+        .collect();
+    // Every union of one, two or three of them emptied.
+    let full = (1u128 << 21) - 1;
+    let mut starts: Vec<u128> = Vec::new();
+    for (i, &a) in pairs.iter().enumerate() {
+        starts.push(full & !a);
+        for (j, &b) in pairs.iter().enumerate().skip(i + 1) {
+            starts.push(full & !a & !b);
+            starts.extend(pairs[j + 1..].iter().map(|&c| full & !a & !b & !c));
+        }
+    }
+    assert_eq!(starts.len(), 12 + 66 + 220);
+    let (_, _, jumps, targets) = compiled(&text, "triangle6", &[]);
+    let expected: Vec<Option<usize>> = starts
+        .iter()
+        .map(|&start| plain_fewest_moves(&jumps, start, &targets))
+        .collect();
+    let mut solved = 0;
+    for bounds in [
+        "[]",
+        "[\"frontier\"]",
+        "[\"regions\", \"types\", \"pagoda\"]",
+        "[\"regions\", \"types\", \"pagoda\", \"frontier\"]",
+    ] {
+        let overrides = [Override::parse(&format!("bounds={bounds}")).unwrap()];
+        let (puzzle, program, _, _) = compiled(&text, "triangle6", &overrides);
+        for (&start, &expected) in starts.iter().zip(&expected) {
+            let board = board_of(21, start);
+            let case = format!("{bounds} from {}", puzzle.board_text(&board));
+            match pegflip::solve(&program, &board, &puzzle.limits).unwrap() {
+                Outcome::Solved(s) => {
+                    let chains = s.chains.expect("moves are chained");
+                    let length = chains.lengths.len();
+                    assert_eq!(Some(length), expected, "{case}");
+                    let none_within = chains.levels.none_within.unwrap_or(0) as usize;
+                    assert!(none_within < length, "{case}: none within {none_within}");
+                    solved += 1;
+                }
+                Outcome::Unsolvable(_) => assert_eq!(expected, None, "{case}"),
+            }
+        }
+    }
+    assert!(solved > 100, "{solved}");
+}
+
 /// The English proof under each bound: the same 18, and each bound added keeps no more
 /// positions at any level. That is measured here, not a theorem: a position cut off can make
 /// another one reached only later, by other paths. The pagoda functions, learnt from the
@@ -667,16 +727,20 @@ fn english_levels_shrink_with_each_bound() {
 
 /// The triangle of side `n` (`n (n + 1) / 2` holes), counted in moves, one peg left anywhere.
 fn triangle(n: usize) -> Puzzle {
+    Puzzle::parse(&triangle_text(n), "triangle.toml").unwrap()
+}
+
+/// The puzzle file of [`triangle`].
+fn triangle_text(n: usize) -> String {
     let shape: Vec<String> = (0..n)
         .map(|r| format!("  \"{}{}\",", "o".repeat(r + 1), ".".repeat(n - r - 1)))
         .collect();
-    let text = format!(
+    format!(
         "name = \"Triangle {n}\"\nmetric = \"moves\"\n[board]\nlattice = \"triangular\"\n\
          shape = [\n{}\n]\nnames = \"numbers\"\n[symbols]\non = \"o\"\noff = \"-\"\ngap = \".\"\n\
          [[moves]]\njump = \"triangular\"\n[goal]\none-piece = \"anywhere\"\n",
         shape.join("\n")
-    );
-    Puzzle::parse(&text, "triangle.toml").unwrap()
+    )
 }
 
 /// The fewest moves from each single vacancy of the triangle of side `n` to one peg.

@@ -76,7 +76,7 @@ mod store;
 
 use beam::Beam;
 use jumps::Jumps;
-use side::{Prune, Side};
+use side::{Ahead, Prune, Side};
 use span::Span;
 
 use crate::engines::merson::Regions;
@@ -631,22 +631,21 @@ impl<'a, W: Word> Bounded<'a, W> {
             })
         };
         // The fewest moves through each new forward position, within the bound.
-        let meets = |fresh: &[W], depth: u32, backs: &[Side<'a, W>]| {
+        let meets = |fresh: &[W], depth: u32, aheads: &[Ahead<W>]| {
             fresh
                 .par_iter()
                 .filter_map(|&s| {
-                    let within = |&g: &u32| depth + g <= bound;
-                    let g = backs
+                    let (g, image) = aheads
                         .iter()
-                        .filter_map(|b| b.level(s))
-                        .filter(within)
-                        .min()?;
-                    Some((depth, g, s))
+                        .filter_map(|ahead| ahead.level(s))
+                        .filter(|&(g, _)| depth + g <= bound)
+                        .min_by_key(|&(g, _)| g)?;
+                    Some((depth, g, image))
                 })
                 .min_by_key(order)
         };
         // The start may be a target already.
-        if let Some(meeting) = meets(&fore.last, 0, &backs) {
+        if let Some(meeting) = meets(&fore.last, 0, &aheads(&backs, self.fixing_start)) {
             return met(meeting, fore, backs);
         }
         let mut searched = vec![false; backs.len()];
@@ -690,11 +689,13 @@ impl<'a, W: Word> Bounded<'a, W> {
             fore.prune = Some(self.toward(&union, true, bound, depth, self.ahead));
             drop(union);
             let held: u64 = backs.iter().map(Side::bytes).sum();
+            let looked_up = aheads(&backs, self.fixing_start);
             let found = fore
                 .grow(self.jumps, held, budget, !last, &|fresh| {
-                    meets(fresh, a + 1, &backs)
+                    meets(fresh, a + 1, &looked_up)
                 })
                 .map_err(hint)?;
+            drop(looked_up);
             if let Some(meeting) = found {
                 tell(self.observer, Some(bound), None, &fore);
                 self.keep(&fore, None);
@@ -805,7 +806,7 @@ impl<'a, W: Word> Bounded<'a, W> {
             }))
         };
         // The start may be the target already.
-        if let Some(meeting) = within(&fore.last, 0, &back, bound) {
+        if let Some(meeting) = within(&fore.last, 0, &Ahead::new(&back, fore.group), bound) {
             return met(meeting, fore, back);
         }
         loop {
@@ -827,9 +828,10 @@ impl<'a, W: Word> Bounded<'a, W> {
             }
             let last = a + b + 1 == bound;
             fore.prune = Some(self.toward(&back.last, true, bound, b, self.ahead));
+            let ahead = Ahead::new(&back, self.fixing_start);
             let found = fore
                 .grow(self.jumps, back.bytes(), budget, !last, &|fresh| {
-                    within(fresh, a + 1, &back, bound)
+                    within(fresh, a + 1, &ahead, bound)
                 })
                 .map_err(hint)?;
             tell(self.observer, Some(bound), Some(i), &fore);
@@ -918,7 +920,8 @@ fn proved_text(proved: &Levels) -> String {
 
 /// Grows the forward side `fore` by a level (entered in its map if `kept`), and the
 /// meeting of its new positions with `back`'s levels with the fewest moves; `beside`
-/// is what else is held, in bytes.
+/// is what else is held, in bytes. A forward position stands for its orbit under the
+/// start's symmetries, which need not fix the target: see [`Ahead`].
 fn grow_ahead<W: Word>(
     jumps: &Jumps<W>,
     fore: &mut Side<W>,
@@ -928,10 +931,11 @@ fn grow_ahead<W: Word>(
     beside: u64,
 ) -> Result<Option<Meeting<W>>> {
     let depth = fore.depth() + 1;
+    let ahead = Ahead::new(back, fore.group);
     let meets = |fresh: &[W]| {
         fresh
             .par_iter()
-            .filter_map(|&s| back.level(s).map(|g| (depth, g, s)))
+            .filter_map(|&s| ahead.level(s).map(|(g, image)| (depth, g, image)))
             .min_by_key(order)
     };
     fore.grow(jumps, back.bytes() + beside, budget, kept, &meets)
@@ -982,15 +986,24 @@ fn tell<W: Word>(
 }
 
 /// The meeting with the fewest moves of the positions `fresh`, `depth`
-/// moves from the start, with `back`'s levels, within `bound`.
-fn within<W: Word>(fresh: &[W], depth: u32, back: &Side<W>, bound: u32) -> Option<Meeting<W>> {
+/// moves from the start, with a backward side's levels, within `bound`.
+fn within<W: Word>(fresh: &[W], depth: u32, ahead: &Ahead<W>, bound: u32) -> Option<Meeting<W>> {
     fresh
         .par_iter()
         .filter_map(|&s| {
-            let g = back.level(s).filter(|&g| depth + g <= bound)?;
-            Some((depth, g, s))
+            let (g, image) = ahead.level(s).filter(|&(g, _)| depth + g <= bound)?;
+            Some((depth, g, image))
         })
         .min_by_key(order)
+}
+
+/// The lookups of forward positions, canonical under `start`, in each of
+/// the backward sides `backs`.
+fn aheads<'s, 'a, W: Word>(
+    backs: &'s [Side<'a, W>],
+    start: &'a Symmetries<W>,
+) -> Vec<Ahead<'s, 'a, W>> {
+    backs.iter().map(|b| Ahead::new(b, start)).collect()
 }
 
 /// Adds a side's level `sizes` to the sums over several sides, level by level.

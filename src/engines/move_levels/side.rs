@@ -46,6 +46,67 @@ pub(super) struct Side<'a, W: Word> {
     pub(super) in_parts: bool,
 }
 
+/// A backward side's levels, as the forward side looks its positions up in
+/// them. A forward position stands for its images under the start's
+/// symmetries, and a target's levels for their images under the target's;
+/// where the start's symmetries do not fix the target, one image of a
+/// forward position can lead to the target while another leads elsewhere.
+/// So every image that the target's symmetries do not reach from another is
+/// looked up.
+pub(super) struct Ahead<'s, 'a, W: Word> {
+    back: &'s Side<'a, W>,
+    start: &'a Symmetries<W>,
+    /// Symmetries of `start`, one of each class that the target's own
+    /// symmetries do not reach from the identity or from one before.
+    others: Vec<usize>,
+}
+
+impl<'s, 'a, W: Word> Ahead<'s, 'a, W> {
+    /// The lookups of forward positions, canonical under `start`, in `back`.
+    pub(super) fn new(back: &'s Side<'a, W>, start: &'a Symmetries<W>) -> Self {
+        let target = back.group.perms();
+        // `a` and `b` give images that the target's symmetries reach from
+        // each other when `a = h ∘ b` for one of them, `h`.
+        let reached = |a: &[usize], b: &[usize]| {
+            let mut h = vec![0; b.len()];
+            for (cell, &image) in b.iter().enumerate() {
+                h[image] = a[cell];
+            }
+            target.contains(&h)
+        };
+        let cells = start.perms().first().map_or(0, Vec::len);
+        let identity: Vec<usize> = (0..cells).collect();
+        let mut seen: Vec<&[usize]> = vec![&identity];
+        let mut others = Vec::new();
+        for (k, perm) in start.perms().iter().enumerate() {
+            if !seen.iter().any(|b| reached(perm, b)) {
+                seen.push(perm);
+                others.push(k);
+            }
+        }
+        Ahead {
+            back,
+            start,
+            others,
+        }
+    }
+
+    /// The least level of the backward side that holds an image of the
+    /// forward position `s`, and that image.
+    pub(super) fn level(&self, s: W) -> Option<(u32, W)> {
+        let mut best = self.back.level(s).map(|g| (g, s));
+        for &k in &self.others {
+            let image = self.start.apply(k, s);
+            if let Some(g) = self.back.level(image)
+                && best.is_none_or(|(b, _)| g < b)
+            {
+                best = Some((g, image));
+            }
+        }
+        best
+    }
+}
+
 /// A growing level's new positions, as their mixes, in buckets by the
 /// mix's top bits: the buckets in order, each sorted, are the level sorted
 /// by mix. Each chunk's new positions go to their buckets, and the buckets
