@@ -1195,7 +1195,7 @@ fn triangle_of_side_9_from_holes_1_and_12_takes_more_than_15_moves() {
 
 /// Hole 1 of side 9 takes 17 moves: with the frontier bound the levels show that no solution
 /// has 16 moves or fewer, and a solution of 17 is replayed by
-/// `triangle_of_side_9_has_a_short_solution_from_every_vacancy_class`. Ignored: about 19
+/// `triangle_of_side_9_has_a_short_solution_from_every_vacancy_class`. Ignored: about 45
 /// minutes and 14.3 GB (docs/moves.md).
 #[test]
 #[ignore]
