@@ -40,12 +40,12 @@
 //! and Korf carry their bounds across the two frontiers: a position that one
 //! side adds at depth `d` while the other's last level is at depth `e` needs
 //! `e` moves more than the regions and peg types count toward that level's
-//! positions (see [`Bounded::run_toward`]). One target is searched alone.
-//! Several share the forward
-//! levels, bounded toward all their levels at once and cut to what some
-//! target's own bound keeps; where those do not fit in `max-memory`, the
-//! bound is searched again one target at a time, each with forward levels
-//! of its own, bounded toward that target's levels alone. It cuts the
+//! positions (see [`Bounded::run_toward`]). One target is searched alone;
+//! several share the forward levels, bounded toward all their levels at
+//! once and cut to what some target's own bound keeps; where those do not
+//! fit in `max-memory`, the bound is searched again one target at a time,
+//! each with forward levels of its own, bounded toward that target's levels
+//! alone. It cuts the
 //! levels of a search that finds nothing far more, but gives up the level
 //! past the bound, so the search with the answer's bound runs in full.
 //!
